@@ -1,0 +1,41 @@
+// Per-phase timing with fixed slots (GPU: CUDA events; CPU: steady clock).
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+namespace eddy {
+
+enum class Phase : int {
+  NeighborGrid,         // cell indices, sort, reorder, cell ranges, neighbour lists
+  Density,              // density, lambda (PBF) or pressure (WCSPH)
+  PositionCorrection,   // PBF delta-p, WCSPH pressure forces
+  Collision,            // colliders and domain
+  ViscosityVorticity,   // XSPH / viscosity / vorticity confinement
+  Integration,          // prediction, velocity update, emitters, forces
+  Output,               // host copies and file writing
+  Count
+};
+
+inline constexpr std::array<const char*, int(Phase::Count)> kPhaseNames = {
+    "neighbour grid", "density / lambda", "position correction", "collisions",
+    "viscosity + vorticity", "integration", "output"};
+
+inline constexpr std::array<const char*, int(Phase::Count)> kPhaseKeys = {
+    "neighbor_grid", "density", "position_correction", "collision",
+    "viscosity_vorticity", "integration", "output"};
+
+struct Profile {
+  std::array<double, int(Phase::Count)> totalMs{};
+  std::array<std::int64_t, int(Phase::Count)> calls{};
+  std::int64_t substeps = 0;
+  double stepMs = 0;  // all simulation phases (not output)
+
+  void add(Phase p, double ms) {
+    totalMs[int(p)] += ms;
+    calls[int(p)] += 1;
+  }
+  void reset() { *this = Profile{}; }
+};
+
+}  // namespace eddy

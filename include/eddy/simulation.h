@@ -1,0 +1,63 @@
+// The simulation object: owns particles, neighbour grid, colliders, emitters, forces and a solver.
+#pragma once
+
+#include <eddy/backend.h>
+#include <eddy/profile.h>
+#include <eddy/scene.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace eddy {
+
+// statistics of one frame, reduced on the device
+struct FrameStats {
+  int frame = 0;
+  double time = 0;                 // s
+  std::int64_t particles = 0;
+  double meanDensityError = 0;     // mean of max(0, rho/rho0 - 1)
+  double maxDensityError = 0;      // max of max(0, rho/rho0 - 1)
+  double kineticEnergy = 0;        // J
+  Vec3 boundsMin{}, boundsMax{};   // m
+  double maxSpeed = 0;             // m/s
+  std::int64_t substeps = 0;       // substeps so far
+};
+
+// host copy of the attributes that output writes
+struct HostParticles {
+  std::vector<Vec3> position;
+  std::vector<Vec3> velocity;
+  std::vector<Real> density;
+  std::size_t size() const { return position.size(); }
+};
+
+class Simulation {
+ public:
+  virtual ~Simulation() = default;
+
+  // advance one frame of 1/fps seconds in substeps
+  virtual void advanceFrame() = 0;
+  // advance exactly one substep of the given size (benchmarks, tests)
+  virtual void advanceSubstep(Real dt) = 0;
+
+  virtual FrameStats stats() = 0;
+  virtual void copyParticles(HostParticles& out) = 0;
+
+  virtual const SceneDesc& scene() const = 0;
+  virtual Backend backend() const = 0;
+  virtual Profile& profile() = 0;
+  virtual int frame() const = 0;
+  virtual double time() const = 0;
+  virtual std::int64_t substeps() const = 0;
+  virtual std::int64_t particleCount() const = 0;
+  virtual std::size_t deviceMemoryBytes() const = 0;
+};
+
+// throws InputError for an unknown solver or a scene that cannot be built
+std::unique_ptr<Simulation> createSimulation(const SceneDesc& scene, Backend backend);
+
+// names of the registered solvers
+std::vector<std::string> solverNames();
+
+}  // namespace eddy
