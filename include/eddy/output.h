@@ -1,0 +1,67 @@
+// Output: particle caches (PLY, VTK), per-frame statistics, progress, timing profile.
+#pragma once
+
+#include <eddy/profile.h>
+#include <eddy/simulation.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace eddy {
+
+// Writes bytes to path through a temporary file in the same folder and a rename, so readers never see
+// a partial file. Throws RuntimeFailure naming the path on any error.
+void writeFileAtomic(const std::string& path, const std::string& bytes);
+
+// Checks that dir exists or can be created and is writable; throws InputError naming dir otherwise.
+void prepareOutputDir(const std::string& dir);
+
+// binary little-endian PLY with float x y z vx vy vz density
+std::string encodePly(const HostParticles& p);
+// VTK XML unstructured grid (.vtu), points with velocity and density point data, base64-encoded binary
+std::string encodeVtu(const HostParticles& p);
+
+// "particles_000120.ply" (format "ply" or "vtk" -> ".vtu")
+std::string particleFileName(int frame, const std::string& format);
+
+// one JSON object per line: frame, time, particles, mean_density_error, max_density_error,
+// kinetic_energy, bounds_min, bounds_max, max_speed, substeps
+std::string statsJsonLine(const FrameStats& s);
+
+// Appends frames to DIR/stats.jsonl; the whole file is rewritten atomically after each frame.
+class StatsWriter {
+ public:
+  explicit StatsWriter(std::string path);
+  void append(const FrameStats& s);
+
+ private:
+  std::string path_;
+  std::string text_;
+};
+
+// per-phase timing table (ms total, ms per substep, share) as printed at the end of a run
+std::string formatProfileTable(const Profile& profile);
+// the same as JSON
+std::string profileJson(const Profile& profile, const std::string& backend, const std::string& device,
+                        std::int64_t particles);
+
+// Progress: a redrawn bar on a terminal, plain lines otherwise (about one line per 5% or 10 s).
+class ProgressReporter {
+ public:
+  ProgressReporter(int totalFrames, bool terminal, std::FILE* stream = stderr);
+  // substepsPerSecond is wall-clock throughput; eta is derived internally
+  void update(const FrameStats& s, double substepsPerSecond);
+  void finish();
+
+ private:
+  int totalFrames_;
+  bool terminal_;
+  std::FILE* stream_;
+  double startSeconds_;
+  double lastPrintSeconds_ = -1e9;
+  int lastPercent_ = -1;
+};
+
+}  // namespace eddy
