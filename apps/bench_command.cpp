@@ -1,0 +1,266 @@
+// `eddy bench`: per-substep timings of one solver over a range of particle counts.
+#include "bench_command.h"
+
+#include <eddy/error.h>
+#include <eddy/output.h>
+#include <eddy/profile.h>
+#include <eddy/scene_io.h>
+#include <eddy/simulation.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <memory>
+#include <new>
+#include <nlohmann/json.hpp>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "run_command.h"
+
+namespace eddy::app {
+
+namespace {
+
+// the phases a substep is made of (output is not part of a substep)
+constexpr std::array<Phase, 6> kStepPhases{Phase::NeighborGrid,       Phase::Density,
+                                           Phase::PositionCorrection, Phase::Collision,
+                                           Phase::ViscosityVorticity, Phase::Integration};
+
+struct SizeResult {
+  long long requested = 0;
+  long long particles = 0;
+  Real spacing = 0;
+  std::string error;  // non-empty: skipped
+  double medianMs = 0, minMs = 0, maxMs = 0;
+  std::array<double, kStepPhases.size()> phaseMs{};  // mean per substep
+  double particlesPerSecond = 0;
+  double memoryMiB = 0;
+};
+
+double shapeVolume(const ShapeDesc& s) {
+  constexpr double pi = std::numbers::pi;
+  const double r = s.radius, hh = s.halfHeight;
+  if (s.type == "box") return 8.0 * s.halfExtents.x * s.halfExtents.y * s.halfExtents.z;
+  if (s.type == "sphere") return 4.0 / 3.0 * pi * r * r * r;
+  if (s.type == "cylinder") return pi * r * r * 2.0 * hh;
+  if (s.type == "capsule") return pi * r * r * 2.0 * hh + 4.0 / 3.0 * pi * r * r * r;
+  return 0.0;  // a plane has no finite volume
+}
+
+// fluid volume of the volume emitters; nozzles add particles over time, so they do not count
+double emitterVolume(const SceneDesc& scene) {
+  double volume = 0;
+  for (const EmitterDesc& e : scene.emitters) {
+    if (e.type != "volume") continue;
+    if (e.collider.empty()) {
+      volume += shapeVolume(e.shape);
+      continue;
+    }
+    for (const ColliderDesc& c : scene.colliders)
+      if (c.name == e.collider) volume += shapeVolume(c.shape);
+  }
+  return volume;
+}
+
+// wcsph needs an acoustic CFL limit that the frame substeps do not know about
+Real substepDt(const SceneDesc& s) {
+  double dt = 1.0 / (double(s.time.fps) * s.time.substeps);
+  if (s.solver == "wcsph") {
+    const double h = double(s.fluid.supportRatio) * s.fluid.spacing;
+    dt = std::min(dt, double(s.wcsph.cfl) * h / s.wcsph.speedOfSound);
+  }
+  return Real(dt);
+}
+
+// whole number >= min; CLI11's own range checks print DBL_MAX as the upper bound
+CLI::Validator atLeast(long long min) {
+  const std::string what = "a whole number >= " + std::to_string(min);
+  return CLI::Validator(
+      [min, what](std::string& text) -> std::string {
+        try {
+          std::size_t used = 0;
+          if (std::stoll(text, &used) >= min && used == text.size()) return {};
+        } catch (const std::exception&) {
+        }
+        return "must be " + what + ", got '" + text + "'";
+      },
+      "");
+}
+
+void checkSolver(const std::string& solver) {
+  const std::vector<std::string> names = solverNames();
+  if (std::find(names.begin(), names.end(), solver) != names.end()) return;
+  std::string list;
+  for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+  throw InputError("--solver: unknown solver '" + solver + "' (available: " + list + ")");
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// one size: build, warm up, then time substeps one by one through the profile's step time
+SizeResult measure(const SceneDesc& base, double volume, long long n, Backend backend, const BenchOptions& o) {
+  SizeResult r;
+  r.requested = n;
+  SceneDesc scene = base;
+  scene.fluid.spacing = Real(std::cbrt(volume / double(n)));
+  r.spacing = scene.fluid.spacing;
+  std::unique_ptr<Simulation> sim = createSimulation(scene, backend);
+  const Real dt = substepDt(scene);
+  for (int i = 0; i < o.warmup; ++i) sim->advanceSubstep(dt);
+  sim->profile().reset();
+
+  std::vector<double> samples;
+  for (int i = 0; i < o.substeps; ++i) {
+    const double before = sim->profile().stepMs;
+    sim->advanceSubstep(dt);
+    samples.push_back(sim->profile().stepMs - before);
+  }
+  const Profile& p = sim->profile();
+  for (std::size_t i = 0; i < kStepPhases.size(); ++i) r.phaseMs[i] = p.totalMs[int(kStepPhases[i])] / o.substeps;
+  r.particles = sim->particleCount();
+  r.medianMs = median(samples);
+  r.minMs = *std::min_element(samples.begin(), samples.end());
+  r.maxMs = *std::max_element(samples.begin(), samples.end());
+  r.particlesPerSecond = r.medianMs > 0 ? double(r.particles) / (r.medianMs / 1000.0) : 0.0;
+  r.memoryMiB = double(sim->deviceMemoryBytes()) / (1024.0 * 1024.0);
+  return r;
+}
+
+// a failure at one size (out of memory, too many cells) must not end the whole sweep
+SizeResult measureOrSkip(const SceneDesc& base, double volume, long long n, Backend backend,
+                         const BenchOptions& o) {
+  try {
+    return measure(base, volume, n, backend, o);
+  } catch (const InputError& e) {
+    return SizeResult{.requested = n, .error = e.what()};
+  } catch (const RuntimeFailure& e) {
+    return SizeResult{.requested = n, .error = e.what()};
+  } catch (const std::bad_alloc&) {
+    return SizeResult{.requested = n, .error = "out of host memory"};
+  }
+}
+
+void printHeader(const BenchOptions& o, Backend backend) {
+  std::printf("eddy bench: solver %s, backend %s (%s), %d timed substeps after %d warm-up\n", o.solver.c_str(),
+              backendName(backend), deviceDescription(backend).c_str(), o.substeps, o.warmup);
+  std::printf("%10s %11s %9s %9s %9s %9s %9s %9s %13s %9s\n", "particles", "ms/substep", "grid", "density",
+              "correct", "collide", "visc/vort", "integrate", "Mparticles/s", "MiB");
+  std::printf("%10s %11s %40s\n", "", "(median)", "(mean ms per substep)");
+  std::fflush(stdout);
+}
+
+void printRow(const SizeResult& r) {
+  if (!r.error.empty()) {
+    std::printf("%lld: skipped: %s\n", r.requested, r.error.c_str());
+  } else {
+    std::printf("%10lld %11.3f", r.particles, r.medianMs);
+    for (double ms : r.phaseMs) std::printf(" %9.3f", ms);
+    std::printf(" %13.2f %9.1f\n", r.particlesPerSecond / 1e6, r.memoryMiB);
+  }
+  std::fflush(stdout);
+}
+
+nlohmann::ordered_json resultJson(const SizeResult& r) {
+  nlohmann::ordered_json j;
+  j["particles_requested"] = r.requested;
+  if (!r.error.empty()) {
+    j["error"] = r.error;
+    return j;
+  }
+  j["particles"] = r.particles;
+  j["spacing"] = r.spacing;
+  j["ms_per_substep_median"] = r.medianMs;
+  j["ms_per_substep_min"] = r.minMs;
+  j["ms_per_substep_max"] = r.maxMs;
+  nlohmann::ordered_json phases = nlohmann::ordered_json::object();
+  for (std::size_t i = 0; i < kStepPhases.size(); ++i) phases[kPhaseKeys[int(kStepPhases[i])]] = r.phaseMs[i];
+  j["phases"] = phases;
+  j["particles_per_second"] = r.particlesPerSecond;
+  j["memory_mib"] = r.memoryMiB;
+  return j;
+}
+
+void writeJson(const BenchOptions& o, Backend backend, const std::vector<SizeResult>& results) {
+  nlohmann::ordered_json j;
+  j["solver"] = o.solver;
+  j["backend"] = backendName(backend);
+  j["device"] = deviceDescription(backend);
+  j["substeps"] = o.substeps;
+  j["warmup"] = o.warmup;
+  j["results"] = nlohmann::ordered_json::array();
+  for (const SizeResult& r : results) j["results"].push_back(resultJson(r));
+  writeFileAtomic(o.json, j.dump(2) + "\n");
+}
+
+}  // namespace
+
+CLI::App* addBenchCommand(CLI::App& app, BenchOptions& o) {
+  CLI::App* sub = app.add_subcommand(
+      "bench", "Time simulation substeps of a dam break at several particle counts and print a per-phase "
+               "table (optionally JSON). Nothing else is written.");
+  sub->add_option("--solver", o.solver, "Solver to time: pbf or wcsph.")
+      ->type_name("pbf|wcsph")
+      ->capture_default_str();
+  sub->add_option("--particles", o.particles, "Comma-separated particle counts; each is built and timed on its own.")
+      ->type_name("N,N,...")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->check(atLeast(1))
+      ->default_str("65536,262144,1048576,4194304");
+  sub->add_option("--backend", o.backend, "Where to run: auto (cuda when a GPU is present, else cpu), cpu, cuda.")
+      ->type_name("BACKEND")
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
+      ->capture_default_str();
+  sub->add_option("--substeps", o.substeps, "Timed substeps per particle count.")
+      ->type_name("N")
+      ->check(atLeast(1))
+      ->capture_default_str();
+  sub->add_option("--warmup", o.warmup, "Untimed substeps before timing (first-touch, caches, clocks).")
+      ->type_name("N")
+      ->check(atLeast(0))
+      ->capture_default_str();
+  sub->add_option("--json", o.json, "Also write the results to this JSON file. Default: none.")->type_name("FILE");
+  sub->add_option("--scene", o.scene,
+                  "Scene to scale instead of the built-in dam break; its volume emitters set the fluid volume. "
+                  "Default: the built-in dam break.")
+      ->type_name("FILE");
+  return sub;
+}
+
+int benchCommand(const BenchOptions& o) {
+  checkSolver(o.solver);
+  const SceneDesc base = loadScene(o.scene, {"solver=" + o.solver, "output.particles=false"});
+  const double volume = emitterVolume(base);
+  if (!(volume > 0))
+    throw InputError("bench: scene '" + base.sourcePath +
+                     "' has no volume emitter of finite size, so particle counts cannot be set");
+  const Backend backend = chooseBackend(o.backend);
+  // fail before a long sweep, not after it
+  if (!o.json.empty()) {
+    const std::string dir = std::filesystem::path(o.json).parent_path().string();
+    prepareOutputDir(dir.empty() ? "." : dir);
+  }
+
+  printHeader(o, backend);
+  std::vector<SizeResult> results;
+  for (long long n : o.particles) {
+    results.push_back(measureOrSkip(base, volume, n, backend, o));
+    printRow(results.back());
+  }
+  if (!o.json.empty()) writeJson(o, backend, results);
+  const bool anySkipped =
+      std::any_of(results.begin(), results.end(), [](const SizeResult& r) { return !r.error.empty(); });
+  return anySkipped ? 1 : 0;
+}
+
+}  // namespace eddy::app

@@ -1,0 +1,79 @@
+// eddy: the command-line program. Parses arguments, dispatches to `run` or `bench`, maps errors to exit
+// codes: 0 success, 1 runtime failure (or a skipped bench size), 2 bad input or usage.
+#include <eddy/backend.h>
+#include <eddy/error.h>
+#include <eddy/version.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <exception>
+#include <new>
+#include <string>
+
+#include "bench_command.h"
+#include "run_command.h"
+
+namespace {
+
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+
+std::string versionText() {
+  const std::string gpu = eddy::cudaDeviceName();
+  return std::string("eddy ") + eddy::kVersion + "\nbackends: " + eddy::app::builtBackends() + "\n" +
+         (gpu.empty() ? std::string("no GPU") : "GPU: " + gpu);
+}
+
+// same prefix as the engine's own errors, so every failure reads alike
+std::string usageFailure(const CLI::App*, const CLI::Error& e) {
+  return std::string("eddy: error: ") + e.what() + "\nrun 'eddy --help' or 'eddy <command> --help' for usage\n";
+}
+
+void reportError(const char* message) { std::fprintf(stderr, "eddy: error: %s\n", message); }
+
+// engine errors become one line on stderr and an exit code
+template <class Command>
+int guarded(Command&& command) {
+  try {
+    return command();
+  } catch (const eddy::InputError& e) {
+    reportError(e.what());
+    return kExitUsage;
+  } catch (const eddy::RuntimeFailure& e) {
+    reportError(e.what());
+    return kExitFailure;
+  } catch (const std::bad_alloc&) {
+    reportError("out of host memory");
+    return kExitFailure;
+  } catch (const std::exception& e) {
+    reportError(e.what());
+    return kExitFailure;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"eddy: particle fluid simulation (Position Based Fluids and weakly compressible SPH) on the CPU "
+               "or a CUDA GPU.",
+               "eddy"};
+  app.set_version_flag("--version", versionText, "Print the version, the backends built and the GPU, then exit.");
+  app.require_subcommand(1);
+  app.failure_message(usageFailure);
+
+  eddy::app::RunOptions runOptions;
+  CLI::App* run = eddy::app::addRunCommand(app, runOptions);
+  eddy::app::BenchOptions benchOptions;
+  CLI::App* bench = eddy::app::addBenchCommand(app, benchOptions);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // CLI11 uses codes 100+ for usage errors; help and version exit 0
+    return app.exit(e) == 0 ? 0 : kExitUsage;
+  }
+
+  if (run->parsed()) return guarded([&] { return eddy::app::runCommand(runOptions); });
+  if (bench->parsed()) return guarded([&] { return eddy::app::benchCommand(benchOptions); });
+  return kExitUsage;  // unreachable: a subcommand is required
+}

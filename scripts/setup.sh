@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the Debian/Ubuntu packages eddy needs, where missing. CUDA is optional and not installed here:
+# with a toolkit in /usr/local/cuda (or nvcc on PATH) the CUDA backend is built as well.
+set -euo pipefail
+
+packages=(build-essential cmake ninja-build pkg-config libtbb-dev nlohmann-json3-dev libcli11-dev
+          libgtest-dev libgmock-dev libbenchmark-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "eddy setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

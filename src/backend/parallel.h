@@ -1,0 +1,85 @@
+// The one loop launcher. Engine sources include this and are compiled twice: by the C++ compiler, where
+// EDDY_NS is `cpu` and parallelFor runs oneTBB tasks, and by nvcc, where EDDY_NS is `cuda` and parallelFor
+// launches a CUDA kernel. Loop bodies are written once as EDDY_KERNEL lambdas.
+#pragma once
+
+#include "core/buffer.h"
+
+#include <eddy/error.h>
+
+#include <cstdint>
+#include <string>
+
+#if defined(__CUDACC__)
+#include <cuda_runtime.h>
+#define EDDY_NS cuda
+#define EDDY_KERNEL [=] __device__
+#define EDDY_BACKEND_CUDA 1
+#else
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#define EDDY_NS cpu
+#define EDDY_KERNEL [=]
+#define EDDY_BACKEND_CUDA 0
+#endif
+
+namespace eddy::EDDY_NS {
+
+using Index = std::int32_t;
+
+#if EDDY_BACKEND_CUDA
+inline constexpr Device kDevice = Device::Cuda;
+inline constexpr Backend kBackend = Backend::Cuda;
+
+inline void checkCuda(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw RuntimeFailure(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(e));
+}
+
+template <class F>
+__global__ void forEachKernel(Index n, F f) {
+  Index i = Index(blockIdx.x) * Index(blockDim.x) + Index(threadIdx.x);
+  if (i < n) f(i);
+}
+
+template <class F>
+void parallelFor(Index n, F f) {
+  if (n <= 0) return;
+  constexpr int kBlock = 256;
+  forEachKernel<<<(n + kBlock - 1) / kBlock, kBlock>>>(n, f);
+  checkCuda(cudaGetLastError(), "kernel launch");
+}
+
+#else
+inline constexpr Device kDevice = Device::Host;
+inline constexpr Backend kBackend = Backend::Cpu;
+
+template <class F>
+void parallelFor(Index n, F f) {
+  if (n <= 0) return;
+  // small grains keep both cores busy on uneven neighbour counts
+  tbb::parallel_for(tbb::blocked_range<Index>(0, n, 512), [&](const tbb::blocked_range<Index>& r) {
+    for (Index i = r.begin(); i != r.end(); ++i) f(i);
+  });
+}
+#endif
+
+// float atomic add usable inside EDDY_KERNEL bodies
+EDDY_HD inline void atomicAddReal(Real* p, Real v) {
+#if defined(__CUDA_ARCH__)
+  atomicAdd(p, v);
+#else
+  auto* a = reinterpret_cast<std::uint32_t*>(p);
+  static_assert(sizeof(Real) == sizeof(std::uint32_t));
+  std::uint32_t old = __atomic_load_n(a, __ATOMIC_RELAXED);
+  for (;;) {
+    Real cur;
+    __builtin_memcpy(&cur, &old, sizeof cur);
+    Real next = cur + v;
+    std::uint32_t nextBits;
+    __builtin_memcpy(&nextBits, &next, sizeof next);
+    if (__atomic_compare_exchange_n(a, &old, nextBits, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return;
+  }
+#endif
+}
+
+}  // namespace eddy::EDDY_NS

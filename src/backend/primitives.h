@@ -1,0 +1,57 @@
+// Parallel primitives behind one small interface: exclusive scan, reduce, sort by key, gather.
+// CUB on CUDA; oneTBB and the standard library on the CPU. Scratch memory is owned here and grows
+// only when a larger problem is seen (at set-up), never per step.
+#pragma once
+
+#include "backend/parallel.h"
+
+#include <cstdint>
+
+namespace eddy::EDDY_NS {
+
+class Primitives {
+ public:
+  // out[i] = sum of in[0..i)
+  void exclusiveScan(View<std::uint32_t> in, View<std::uint32_t> out, Index n);
+
+  // reductions return to the host (they synchronise on CUDA)
+  double sum(View<Real> values, Index n);
+  Real min(View<Real> values, Index n);
+  Real max(View<Real> values, Index n);
+  std::uint32_t max(View<std::uint32_t> values, Index n);
+
+  // sorts (key, value) pairs by the low `bits` bits of key, stably; results land in keys/values
+  // (keysTmp/valuesTmp are scratch of the same length)
+  void sortPairs(View<std::uint32_t> keys, View<std::uint32_t> values, View<std::uint32_t> keysTmp,
+                 View<std::uint32_t> valuesTmp, Index n, int bits);
+
+  std::size_t scratchBytes() const { return scratch_.bytes(); }
+
+ private:
+  void* scratch(std::size_t bytes);
+  Buffer<unsigned char> scratch_;
+  Buffer<double> result_;  // reduction results on the device
+};
+
+// dst[i] = src[order[i]] for `components` interleaved values per element
+inline void gather(View<const Real> src, View<Real> dst, View<const std::uint32_t> order, Index n,
+                   int components) {
+  const Real* s = src.data;
+  Real* d = dst.data;
+  const std::uint32_t* o = order.data;
+  if (components == 3) {
+    parallelFor(n, EDDY_KERNEL(Index i) {
+      std::uint32_t j = o[i];
+      d[3 * i + 0] = s[3 * j + 0];
+      d[3 * i + 1] = s[3 * j + 1];
+      d[3 * i + 2] = s[3 * j + 2];
+    });
+  } else {
+    parallelFor(n * components, EDDY_KERNEL(Index k) {
+      Index i = k / components, c = k - i * components;
+      d[k] = s[Index(o[i]) * components + c];
+    });
+  }
+}
+
+}  // namespace eddy::EDDY_NS

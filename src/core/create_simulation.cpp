@@ -1,0 +1,31 @@
+// Picks the backend's implementation of the one engine source.
+#include <eddy/error.h>
+#include <eddy/simulation.h>
+
+namespace eddy {
+namespace cpu {
+std::unique_ptr<Simulation> makeSimulation(const SceneDesc& scene);
+std::vector<std::string> solverNames();
+}  // namespace cpu
+#if EDDY_WITH_CUDA
+namespace cuda {
+std::unique_ptr<Simulation> makeSimulation(const SceneDesc& scene);
+}
+#endif
+
+std::unique_ptr<Simulation> createSimulation(const SceneDesc& scene, Backend backend) {
+  backend = resolveBackend(backend);
+  if (backend == Backend::Cuda) {
+#if EDDY_WITH_CUDA
+    if (!cudaAvailable()) throw InputError("--backend cuda: no CUDA GPU is available on this machine");
+    return cuda::makeSimulation(scene);
+#else
+    throw InputError("--backend cuda: this build of eddy has no CUDA backend (rebuild with -DEDDY_CUDA=ON)");
+#endif
+  }
+  return cpu::makeSimulation(scene);
+}
+
+std::vector<std::string> solverNames() { return cpu::solverNames(); }
+
+}  // namespace eddy

@@ -1,0 +1,56 @@
+// SPH smoothing kernels of Mueller, Charypar & Gross 2003, "Particle-Based Fluid Simulation for
+// Interactive Applications" (SCA 2003): poly6 for densities, spiky for pressure gradients, and the
+// viscosity kernel whose Laplacian is positive everywhere. All have support h and integrate to 1.
+#pragma once
+
+#include <eddy/vec3.h>
+
+namespace eddy {
+
+struct SphKernels {
+  Real h = 0, h2 = 0;
+  Real poly6Coef = 0, spikyCoef = 0, spikyGradCoef = 0, viscosityCoef = 0, viscosityLapCoef = 0;
+
+  static SphKernels make(Real support) {
+    constexpr double pi = 3.14159265358979323846;
+    double h = support;
+    SphKernels k;
+    k.h = Real(h);
+    k.h2 = Real(h * h);
+    k.poly6Coef = Real(315.0 / (64.0 * pi * pow(h, 9)));
+    k.spikyCoef = Real(15.0 / (pi * pow(h, 6)));
+    k.spikyGradCoef = Real(-45.0 / (pi * pow(h, 6)));
+    k.viscosityCoef = Real(15.0 / (2.0 * pi * pow(h, 3)));
+    k.viscosityLapCoef = Real(45.0 / (pi * pow(h, 6)));
+    return k;
+  }
+
+  // poly6 from the squared distance (no square root needed)
+  EDDY_HD Real poly6(Real r2) const {
+    if (r2 >= h2) return 0;
+    Real d = h2 - r2;
+    return poly6Coef * d * d * d;
+  }
+  EDDY_HD Real spiky(Real r) const {
+    if (r >= h) return 0;
+    Real d = h - r;
+    return spikyCoef * d * d * d;
+  }
+  // gradient of the spiky kernel with respect to x_i for r_ij = x_i - x_j
+  EDDY_HD Vec3 spikyGradient(Vec3 rij, Real r) const {
+    if (r >= h || r <= Real(1e-9) * h) return {};
+    Real d = h - r;
+    return rij * (spikyGradCoef * d * d / r);
+  }
+  EDDY_HD Real viscosity(Real r) const {
+    if (r >= h || r <= 0) return 0;
+    Real q = r / h;
+    return viscosityCoef * (-q * q * q / 2 + q * q + Real(0.5) / q - 1);
+  }
+  EDDY_HD Real viscosityLaplacian(Real r) const {
+    if (r >= h) return 0;
+    return viscosityLapCoef * (h - r);
+  }
+};
+
+}  // namespace eddy

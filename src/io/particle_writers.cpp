@@ -1,0 +1,176 @@
+// Particle caches: binary PLY and VTK XML unstructured grid (.vtu).
+#include <eddy/error.h>
+#include <eddy/output.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+namespace eddy {
+
+namespace {
+
+void checkSizes(const HostParticles& p) {
+  if (p.velocity.size() != p.size() || p.density.size() != p.size())
+    throw RuntimeFailure("particle output: position, velocity and density arrays differ in size");
+}
+
+// explicit byte order, so the files are the same whatever the host
+void putU32(std::string& out, std::uint32_t v) {
+  for (int i = 0; i < 4; ++i) out.push_back(char((v >> (8 * i)) & 0xffu));
+}
+void putU64(std::string& out, std::uint64_t v) {
+  for (int i = 0; i < 8; ++i) out.push_back(char((v >> (8 * i)) & 0xffu));
+}
+void putF32(std::string& out, float f) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  putU32(out, bits);
+}
+
+constexpr char kBase64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+void appendBase64(std::string& out, const std::string& bytes) {
+  out.reserve(out.size() + (bytes.size() + 2) / 3 * 4);
+  const auto* b = reinterpret_cast<const unsigned char*>(bytes.data());
+  std::size_t n = bytes.size(), i = 0;
+  for (; i + 3 <= n; i += 3) {
+    std::uint32_t v = (std::uint32_t(b[i]) << 16) | (std::uint32_t(b[i + 1]) << 8) | b[i + 2];
+    out.push_back(kBase64[(v >> 18) & 63]);
+    out.push_back(kBase64[(v >> 12) & 63]);
+    out.push_back(kBase64[(v >> 6) & 63]);
+    out.push_back(kBase64[v & 63]);
+  }
+  if (n - i == 1) {
+    std::uint32_t v = std::uint32_t(b[i]) << 16;
+    out.push_back(kBase64[(v >> 18) & 63]);
+    out.push_back(kBase64[(v >> 12) & 63]);
+    out += "==";
+  } else if (n - i == 2) {
+    std::uint32_t v = (std::uint32_t(b[i]) << 16) | (std::uint32_t(b[i + 1]) << 8);
+    out.push_back(kBase64[(v >> 18) & 63]);
+    out.push_back(kBase64[(v >> 12) & 63]);
+    out.push_back(kBase64[(v >> 6) & 63]);
+    out.push_back('=');
+  }
+}
+
+// format="binary" (uncompressed): one base64 stream of a UInt64 byte count followed by the data,
+// which is how VTK itself writes it
+void appendDataArray(std::string& out, const std::string& attributes, const std::string& data) {
+  std::string raw;
+  raw.reserve(8 + data.size());
+  putU64(raw, data.size());
+  raw += data;
+  out += "        <DataArray " + attributes + " format=\"binary\">\n          ";
+  appendBase64(out, raw);
+  out += "\n        </DataArray>\n";
+}
+
+}  // namespace
+
+std::string encodePly(const HostParticles& p) {
+  checkSizes(p);
+  std::string out =
+      "ply\n"
+      "format binary_little_endian 1.0\n"
+      "comment eddy\n"
+      "element vertex " +
+      std::to_string(p.size()) +
+      "\n"
+      "property float x\n"
+      "property float y\n"
+      "property float z\n"
+      "property float vx\n"
+      "property float vy\n"
+      "property float vz\n"
+      "property float density\n"
+      "end_header\n";
+  out.reserve(out.size() + p.size() * 7 * 4);
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const Vec3 x = p.position[i], v = p.velocity[i];
+    putF32(out, x.x);
+    putF32(out, x.y);
+    putF32(out, x.z);
+    putF32(out, v.x);
+    putF32(out, v.y);
+    putF32(out, v.z);
+    putF32(out, p.density[i]);
+  }
+  return out;
+}
+
+std::string encodeVtu(const HostParticles& p) {
+  checkSizes(p);
+  const std::size_t n = p.size();
+  const std::string count = std::to_string(n);
+
+  std::string points, velocity, density, connectivity, offsets, types;
+  points.reserve(n * 12);
+  velocity.reserve(n * 12);
+  density.reserve(n * 4);
+  connectivity.reserve(n * 8);
+  offsets.reserve(n * 8);
+  types.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec3 x = p.position[i], v = p.velocity[i];
+    putF32(points, x.x);
+    putF32(points, x.y);
+    putF32(points, x.z);
+    putF32(velocity, v.x);
+    putF32(velocity, v.y);
+    putF32(velocity, v.z);
+    putF32(density, p.density[i]);
+    // one VTK_VERTEX cell per particle: without cells ParaView shows nothing
+    putU64(connectivity, i);
+    putU64(offsets, i + 1);
+    types.push_back(char(1));  // VTK_VERTEX
+  }
+
+  std::string out;
+  out.reserve(512 + (n * 45 + 6 * 8) * 4 / 3 + 64);
+  out +=
+      "<?xml version=\"1.0\"?>\n"
+      "<VTKFile type=\"UnstructuredGrid\" version=\"0.1\" byte_order=\"LittleEndian\" "
+      "header_type=\"UInt64\">\n"
+      "  <UnstructuredGrid>\n"
+      "    <Piece NumberOfPoints=\"" +
+      count + "\" NumberOfCells=\"" + count +
+      "\">\n"
+      "      <PointData Scalars=\"density\" Vectors=\"velocity\">\n";
+  appendDataArray(out, "type=\"Float32\" Name=\"velocity\" NumberOfComponents=\"3\"", velocity);
+  appendDataArray(out, "type=\"Float32\" Name=\"density\" NumberOfComponents=\"1\"", density);
+  out +=
+      "      </PointData>\n"
+      "      <Points>\n";
+  appendDataArray(out, "type=\"Float32\" Name=\"Points\" NumberOfComponents=\"3\"", points);
+  out +=
+      "      </Points>\n"
+      "      <Cells>\n";
+  appendDataArray(out, "type=\"Int64\" Name=\"connectivity\"", connectivity);
+  appendDataArray(out, "type=\"Int64\" Name=\"offsets\"", offsets);
+  appendDataArray(out, "type=\"UInt8\" Name=\"types\"", types);
+  out +=
+      "      </Cells>\n"
+      "    </Piece>\n"
+      "  </UnstructuredGrid>\n"
+      "</VTKFile>\n";
+  return out;
+}
+
+std::string particleFileName(int frame, const std::string& format) {
+  const char* ext = nullptr;
+  if (format == "ply")
+    ext = "ply";
+  else if (format == "vtk")
+    ext = "vtu";
+  else
+    throw InputError("unknown particle output format '" + format + "' (expected \"ply\" or \"vtk\")");
+  if (frame < 0) throw InputError("negative frame number " + std::to_string(frame));
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "particles_%06d.%s", frame, ext);
+  return buf;
+}
+
+}  // namespace eddy

@@ -1,0 +1,158 @@
+// The scene-file schema: one table of keys per struct, shared by the reader (types, ranges, unknown-key
+// lists) and the writer, so the two cannot drift apart. docs/scene-format.md documents the same tables.
+#pragma once
+
+#include <eddy/scene.h>
+
+#include <array>
+#include <limits>
+#include <span>
+#include <string_view>
+#include <variant>
+
+namespace eddy::scene_keys {
+
+// allowed interval of a number; open ends exclude the bound
+struct Range {
+  double lo = -std::numeric_limits<double>::infinity();
+  double hi = std::numeric_limits<double>::infinity();
+  bool loOpen = false;
+  bool hiOpen = false;
+};
+
+constexpr Range anyValue() { return {}; }
+constexpr Range above(double lo) { return {lo, std::numeric_limits<double>::infinity(), true, false}; }
+constexpr Range atLeast(double lo) { return {lo, std::numeric_limits<double>::infinity(), false, false}; }
+constexpr Range closed(double lo, double hi) { return {lo, hi, false, false}; }
+constexpr Range openClosed(double lo, double hi) { return {lo, hi, true, false}; }
+constexpr Range closedOpen(double lo, double hi) { return {lo, hi, false, true}; }
+
+// extra rule for a 3-vector
+enum class VecRule { Any, NonZero, Positive };
+
+template <class S>
+using Member =
+    std::variant<int S::*, unsigned S::*, long long S::*, Real S::*, bool S::*, std::string S::*, Vec3 S::*>;
+
+// one scalar or vector key of struct S
+template <class S>
+struct Field {
+  std::string_view key;
+  Member<S> member;
+  Range range{};
+  std::span<const std::string_view> choices{};  // for strings: the allowed values (empty = free text)
+  VecRule vec = VecRule::Any;
+};
+
+inline constexpr std::array<std::string_view, 2> kSolvers{"pbf", "wcsph"};
+inline constexpr std::array<std::string_view, 2> kEquationsOfState{"tait", "linear"};
+inline constexpr std::array<std::string_view, 5> kShapeTypes{"plane", "box", "sphere", "capsule", "cylinder"};
+inline constexpr std::array<std::string_view, 2> kEmitterTypes{"volume", "nozzle"};
+inline constexpr std::array<std::string_view, 2> kLattices{"cubic", "bcc"};
+inline constexpr std::array<std::string_view, 2> kOutputFormats{"ply", "vtk"};
+
+// top level: scalar keys, then the keys that hold sections (read by hand), in file order
+inline const std::array<Field<SceneDesc>, 2> kSceneFields{{
+    {.key = "name", .member = &SceneDesc::name},
+    {.key = "solver", .member = &SceneDesc::solver, .choices = kSolvers},
+}};
+inline constexpr std::array<std::string_view, 10> kSceneSections{
+    "description", "pbf", "wcsph", "fluid", "domain", "time", "forces", "colliders", "emitters", "output"};
+
+inline const std::array<Field<PbfSettings>, 11> kPbfFields{{
+    {.key = "iterations", .member = &PbfSettings::iterations, .range = closed(1, 100)},
+    {.key = "relaxation", .member = &PbfSettings::relaxation, .range = above(0)},
+    {.key = "clamp_density", .member = &PbfSettings::clampDensity},
+    {.key = "scorr_k", .member = &PbfSettings::scorrK, .range = atLeast(0)},
+    {.key = "scorr_n", .member = &PbfSettings::scorrN, .range = closed(1, 8)},
+    // W(dq h) is a divisor and vanishes at dq = 1
+    {.key = "scorr_dq", .member = &PbfSettings::scorrDq, .range = closedOpen(0, 1)},
+    {.key = "sor", .member = &PbfSettings::sor, .range = closed(0, 2)},
+    {.key = "vorticity", .member = &PbfSettings::vorticity, .range = atLeast(0)},
+    {.key = "xsph", .member = &PbfSettings::xsph, .range = closed(0, 1)},
+    {.key = "max_velocity_change", .member = &PbfSettings::maxVelocityChange, .range = atLeast(0)},
+    {.key = "max_neighbors", .member = &PbfSettings::maxNeighbors, .range = closed(0, 4096)},
+}};
+
+inline const std::array<Field<WcsphSettings>, 6> kWcsphFields{{
+    {.key = "equation_of_state", .member = &WcsphSettings::equationOfState, .choices = kEquationsOfState},
+    {.key = "speed_of_sound", .member = &WcsphSettings::speedOfSound, .range = above(0)},
+    {.key = "gamma", .member = &WcsphSettings::gamma, .range = closed(1, 10)},
+    {.key = "stiffness", .member = &WcsphSettings::stiffness, .range = above(0)},
+    {.key = "viscosity", .member = &WcsphSettings::viscosity, .range = atLeast(0)},
+    {.key = "cfl", .member = &WcsphSettings::cfl, .range = openClosed(0, 1)},
+}};
+
+inline const std::array<Field<FluidDesc>, 3> kFluidFields{{
+    {.key = "rest_density", .member = &FluidDesc::restDensity, .range = above(0)},
+    {.key = "spacing", .member = &FluidDesc::spacing, .range = above(0)},
+    {.key = "support_ratio", .member = &FluidDesc::supportRatio, .range = closed(1, 4)},
+}};
+
+inline const std::array<Field<DomainDesc>, 2> kDomainFields{{
+    {.key = "min", .member = &DomainDesc::min},
+    {.key = "max", .member = &DomainDesc::max},
+}};
+
+inline const std::array<Field<TimeDesc>, 6> kTimeFields{{
+    {.key = "fps", .member = &TimeDesc::fps, .range = above(0)},
+    {.key = "frames", .member = &TimeDesc::frames, .range = atLeast(1)},
+    {.key = "substeps", .member = &TimeDesc::substeps, .range = atLeast(1)},
+    {.key = "adaptive", .member = &TimeDesc::adaptive},
+    {.key = "cfl", .member = &TimeDesc::cfl, .range = openClosed(0, 1)},
+    {.key = "max_substeps", .member = &TimeDesc::maxSubsteps, .range = atLeast(1)},
+}};
+
+inline const std::array<Field<ShapeDesc>, 7> kShapeFields{{
+    {.key = "type", .member = &ShapeDesc::type, .choices = kShapeTypes},
+    {.key = "center", .member = &ShapeDesc::center},
+    {.key = "half_extents", .member = &ShapeDesc::halfExtents, .vec = VecRule::Positive},
+    {.key = "radius", .member = &ShapeDesc::radius, .range = above(0)},
+    {.key = "half_height", .member = &ShapeDesc::halfHeight, .range = above(0)},
+    {.key = "normal", .member = &ShapeDesc::normal, .vec = VecRule::NonZero},
+    {.key = "rotation", .member = &ShapeDesc::rotation},
+}};
+
+// "shape" is read separately and written right after "name"
+inline const std::array<Field<ColliderDesc>, 7> kColliderFields{{
+    {.key = "name", .member = &ColliderDesc::name},
+    {.key = "container", .member = &ColliderDesc::container},
+    {.key = "linear_velocity", .member = &ColliderDesc::linearVelocity},
+    {.key = "angular_velocity", .member = &ColliderDesc::angularVelocity},
+    {.key = "restitution", .member = &ColliderDesc::restitution, .range = closed(0, 1)},
+    {.key = "friction", .member = &ColliderDesc::friction, .range = atLeast(0)},
+    {.key = "static_friction", .member = &ColliderDesc::staticFriction, .range = atLeast(0)},
+}};
+
+// "shape" is read separately and written right after "type"
+inline const std::array<Field<EmitterDesc>, 15> kEmitterFields{{
+    {.key = "type", .member = &EmitterDesc::type, .choices = kEmitterTypes},
+    {.key = "collider", .member = &EmitterDesc::collider},
+    {.key = "lattice", .member = &EmitterDesc::lattice, .choices = kLattices},
+    {.key = "jitter", .member = &EmitterDesc::jitter, .range = closed(0, 0.5)},
+    {.key = "seed", .member = &EmitterDesc::seed},
+    {.key = "velocity", .member = &EmitterDesc::velocity},
+    {.key = "angular_velocity", .member = &EmitterDesc::angularVelocity},
+    {.key = "position", .member = &EmitterDesc::position},
+    {.key = "direction", .member = &EmitterDesc::direction, .vec = VecRule::NonZero},
+    {.key = "radius", .member = &EmitterDesc::radius, .range = above(0)},
+    {.key = "speed", .member = &EmitterDesc::speed, .range = above(0)},
+    {.key = "rate", .member = &EmitterDesc::rate, .range = atLeast(0)},
+    {.key = "max_particles", .member = &EmitterDesc::maxParticles, .range = closed(1, 1e12)},
+    {.key = "start", .member = &EmitterDesc::start, .range = atLeast(0)},
+    {.key = "stop", .member = &EmitterDesc::stop, .range = atLeast(0)},
+}};
+
+inline const std::array<Field<ForcesDesc>, 3> kForcesFields{{
+    {.key = "gravity", .member = &ForcesDesc::gravity},
+    {.key = "wind_velocity", .member = &ForcesDesc::windVelocity},
+    {.key = "drag", .member = &ForcesDesc::drag, .range = atLeast(0)},
+}};
+
+inline const std::array<Field<OutputDesc>, 3> kOutputFields{{
+    {.key = "format", .member = &OutputDesc::format, .choices = kOutputFormats},
+    {.key = "every", .member = &OutputDesc::every, .range = atLeast(1)},
+    {.key = "particles", .member = &OutputDesc::particles},
+}};
+
+}  // namespace eddy::scene_keys

@@ -1,0 +1,596 @@
+// loadScene / parseScene: JSON text -> document -> "--set" overrides -> validated SceneDesc.
+// Every message reads "<source>: <json pointer>: <what is wrong and what is allowed>".
+#include <eddy/error.h>
+#include <eddy/scene_io.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <span>
+#include <sstream>
+#include <string>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "io/scene_keys.h"
+
+namespace eddy {
+namespace {
+
+using Json = nlohmann::ordered_json;
+using namespace scene_keys;
+
+constexpr const char* kDefaultSource = "<default scene>";
+
+// ---------------------------------------------------------------- formatting helpers
+
+std::string formatNumber(double v) {
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof(buf), v);
+  return std::string(buf, res.ptr);
+}
+
+std::string formatReal(Real v) {
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof(buf), v);
+  return std::string(buf, res.ptr);
+}
+
+std::string formatVec(Vec3 v) {
+  return "[" + formatReal(v.x) + ", " + formatReal(v.y) + ", " + formatReal(v.z) + "]";
+}
+
+std::string joinList(std::span<const std::string_view> items) {
+  std::string out;
+  for (std::string_view s : items) {
+    if (!out.empty()) out += ", ";
+    out += s;
+  }
+  return out;
+}
+
+// what a value is, for "expected X, got Y": numbers show themselves, everything else its type
+std::string describe(const Json& v) {
+  if (v.is_number()) return v.dump();
+  if (v.is_array())
+    return "an array of " + std::to_string(v.size()) + (v.size() == 1 ? " element" : " elements");
+  return v.type_name();
+}
+
+std::string rangeText(const Range& r) {
+  bool hasLo = std::isfinite(r.lo), hasHi = std::isfinite(r.hi);
+  if (hasLo && hasHi) {
+    return std::string("in ") + (r.loOpen ? "(" : "[") + formatNumber(r.lo) + ", " + formatNumber(r.hi) +
+           (r.hiOpen ? ")" : "]");
+  }
+  if (hasLo) return std::string(r.loOpen ? "> " : ">= ") + formatNumber(r.lo);
+  if (hasHi) return std::string(r.hiOpen ? "< " : "<= ") + formatNumber(r.hi);
+  return "any number";
+}
+
+bool inRange(double v, const Range& r) {
+  if (r.loOpen ? !(v > r.lo) : !(v >= r.lo)) return false;
+  if (r.hiOpen ? !(v < r.hi) : !(v <= r.hi)) return false;
+  return true;
+}
+
+// json pointer escaping (RFC 6901)
+std::string pointerChild(const std::string& ptr, std::string_view key) {
+  std::string out = ptr + "/";
+  for (char c : key) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string pointerChild(const std::string& ptr, std::size_t index) {
+  return ptr + "/" + std::to_string(index);
+}
+
+std::size_t editDistance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string trim(std::string_view s) {
+  auto isSpace = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  while (!s.empty() && isSpace(s.front())) s.remove_prefix(1);
+  while (!s.empty() && isSpace(s.back())) s.remove_suffix(1);
+  return std::string(s);
+}
+
+// ---------------------------------------------------------------- the validating reader
+
+class Reader {
+ public:
+  explicit Reader(std::string source) : source_(std::move(source)) {}
+
+  const std::string& source() const { return source_; }
+
+  // remembers which pointers came from "--set", so messages can say so
+  void noteOverride(std::string pointer, std::string text) {
+    overrides_.emplace_back(std::move(pointer), std::move(text));
+  }
+
+  [[noreturn]] void fail(const std::string& ptr, const std::string& what) const {
+    throw InputError(source_ + ": " + ptr + ": " + what + overrideNote(ptr));
+  }
+
+  [[noreturn]] void failOverride(const std::string& text, const std::string& what) const {
+    throw InputError(source_ + ": --set '" + text + "': " + what);
+  }
+
+  // rejects keys that are not in allowed, listing the allowed ones
+  void checkKeys(const Json& obj, const std::string& ptr, std::span<const std::string_view> allowed) const {
+    for (const auto& item : obj.items()) {
+      const std::string& key = item.key();
+      if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+      std::string keyPtr = pointerChild(ptr, key);
+      std::string msg = source_ + ": unknown key '" + keyPtr + "'";
+      std::string_view best;
+      std::size_t bestDist = std::numeric_limits<std::size_t>::max();
+      for (std::string_view a : allowed) {
+        std::size_t d = editDistance(key, a);
+        if (d < bestDist) bestDist = d, best = a;
+      }
+      if (bestDist <= std::max<std::size_t>(1, key.size() / 3))
+        msg += " (did you mean '" + std::string(best) + "'?)";
+      msg += "; allowed keys: " + joinList(allowed) + overrideNote(keyPtr);
+      throw InputError(msg);
+    }
+  }
+
+  const Json& expectObject(const Json& v, const std::string& ptr, const char* what = "an object") const {
+    if (!v.is_object()) fail(ptr, std::string("expected ") + what + ", got " + describe(v));
+    return v;
+  }
+
+  double readNumber(const Json& v, const std::string& ptr, const Range& range) const {
+    if (!v.is_number()) fail(ptr, "expected a number, got " + describe(v));
+    double d = v.get<double>();
+    // the engine stores single precision
+    if (!std::isfinite(d) || std::fabs(d) > double(FLT_MAX)) {
+      fail(ptr, "must be a finite single-precision number (magnitude <= 3.4e38), got " + v.dump());
+    }
+    if (!inRange(d, range)) fail(ptr, "must be " + rangeText(range) + ", got " + v.dump());
+    return d;
+  }
+
+  long long readInteger(const Json& v, const std::string& ptr, Range range, double typeLo,
+                        double typeHi) const {
+    bool integral = v.is_number_integer();
+    // 1e5 or 6.0 in a file are integers in value, so accept them
+    if (v.is_number_float()) {
+      double d = v.get<double>();
+      integral = std::isfinite(d) && std::floor(d) == d && std::fabs(d) < 9.0e15;
+    }
+    if (!integral) fail(ptr, "expected an integer, got " + describe(v));
+    double d = v.get<double>();
+    if (typeLo > range.lo) range.lo = typeLo, range.loOpen = false;
+    if (typeHi < range.hi) range.hi = typeHi, range.hiOpen = false;
+    if (!inRange(d, range)) fail(ptr, "must be an integer " + rangeText(range) + ", got " + v.dump());
+    if (v.is_number_unsigned()) return static_cast<long long>(v.get<unsigned long long>());
+    if (v.is_number_integer()) return v.get<long long>();
+    return static_cast<long long>(d);
+  }
+
+  Vec3 readVec3(const Json& v, const std::string& ptr, VecRule rule) const {
+    if (!v.is_array() || v.size() != 3)
+      fail(ptr, "expected an array of 3 numbers [x, y, z], got " + describe(v));
+    Real c[3];
+    for (std::size_t i = 0; i < 3; ++i) c[i] = Real(readNumber(v[i], pointerChild(ptr, i), anyValue()));
+    Vec3 out{c[0], c[1], c[2]};
+    if (rule == VecRule::NonZero && out.x == 0 && out.y == 0 && out.z == 0) {
+      fail(ptr, "must not be the zero vector, got " + formatVec(out));
+    }
+    if (rule == VecRule::Positive && !(out.x > 0 && out.y > 0 && out.z > 0)) {
+      fail(ptr, "every component must be > 0, got " + formatVec(out));
+    }
+    return out;
+  }
+
+  std::string readString(const Json& v, const std::string& ptr,
+                         std::span<const std::string_view> choices) const {
+    if (!v.is_string()) {
+      std::string expected = choices.empty() ? "a string" : "one of the strings " + joinList(choices);
+      fail(ptr, "expected " + expected + ", got " + describe(v));
+    }
+    std::string s = v.get<std::string>();
+    if (!choices.empty() && std::find(choices.begin(), choices.end(), s) == choices.end()) {
+      std::string msg = "unknown value '" + s + "'; allowed values: " + joinList(choices);
+      if (ptr == "/solver" && s == "mpm") msg += " (the mpm solver is not available yet)";
+      fail(ptr, msg);
+    }
+    return s;
+  }
+
+  bool readBool(const Json& v, const std::string& ptr) const {
+    if (!v.is_boolean()) fail(ptr, "expected true or false, got " + describe(v));
+    return v.get<bool>();
+  }
+
+  // reads every key of fields that obj holds into out
+  template <class S>
+  void readFields(const Json& obj, const std::string& ptr, S& out, std::span<const Field<S>> fields) const {
+    for (const Field<S>& f : fields) {
+      auto it = obj.find(std::string(f.key));
+      if (it == obj.end()) continue;
+      std::string keyPtr = pointerChild(ptr, f.key);
+      const Json& v = *it;
+      std::visit(
+          [&](auto member) {
+            using T = std::remove_cvref_t<decltype(out.*member)>;
+            if constexpr (std::is_same_v<T, Real>) {
+              out.*member = Real(readNumber(v, keyPtr, f.range));
+            } else if constexpr (std::is_same_v<T, int>) {
+              out.*member = int(readInteger(v, keyPtr, f.range, std::numeric_limits<int>::min(),
+                                            std::numeric_limits<int>::max()));
+            } else if constexpr (std::is_same_v<T, unsigned>) {
+              out.*member =
+                  unsigned(readInteger(v, keyPtr, f.range, 0, std::numeric_limits<unsigned>::max()));
+            } else if constexpr (std::is_same_v<T, long long>) {
+              out.*member = readInteger(v, keyPtr, f.range, -9.0e15, 9.0e15);
+            } else if constexpr (std::is_same_v<T, bool>) {
+              out.*member = readBool(v, keyPtr);
+            } else if constexpr (std::is_same_v<T, std::string>) {
+              out.*member = readString(v, keyPtr, f.choices);
+            } else {
+              static_assert(std::is_same_v<T, Vec3>);
+              out.*member = readVec3(v, keyPtr, f.vec);
+            }
+          },
+          f.member);
+    }
+  }
+
+  // a section object whose keys are exactly fields (plus extra, read by the caller)
+  template <class S, std::size_t N>
+  void readObject(const Json& v, const std::string& ptr, S& out, const std::array<Field<S>, N>& fields,
+                  std::span<const std::string_view> extra = {}) const {
+    expectObject(v, ptr);
+    std::vector<std::string_view> allowed;
+    for (std::size_t i = 0; i < N; ++i) {
+      allowed.push_back(fields[i].key);
+      // the nested "shape" object sits right after the first key, as in the writer
+      if (i == 0) allowed.insert(allowed.end(), extra.begin(), extra.end());
+    }
+    checkKeys(v, ptr, allowed);
+    readFields(v, ptr, out, std::span<const Field<S>>(fields));
+  }
+
+  template <class S, std::size_t N>
+  void readSection(const Json& doc, std::string_view key, S& out,
+                   const std::array<Field<S>, N>& fields) const {
+    auto it = doc.find(std::string(key));
+    if (it != doc.end()) readObject(*it, pointerChild("", key), out, fields);
+  }
+
+  ShapeDesc readShape(const Json& v, const std::string& ptr) const {
+    ShapeDesc shape;
+    readObject(v, ptr, shape, kShapeFields);
+    return shape;
+  }
+
+  template <class D, std::size_t N>
+  D readWithShape(const Json& v, const std::string& ptr, const std::array<Field<D>, N>& fields) const {
+    static constexpr std::array<std::string_view, 1> kShape{"shape"};
+    D out;
+    readObject(v, ptr, out, fields, kShape);
+    auto it = v.find("shape");
+    if (it != v.end()) out.shape = readShape(*it, pointerChild(ptr, "shape"));
+    return out;
+  }
+
+  template <class D, std::size_t N>
+  std::vector<D> readList(const Json& doc, const char* key, const char* what,
+                          const std::array<Field<D>, N>& fields) const {
+    std::vector<D> out;
+    auto it = doc.find(key);
+    if (it == doc.end()) return out;
+    std::string ptr = pointerChild("", key);
+    if (!it->is_array())
+      fail(ptr, std::string("expected an array of ") + what + " objects, got " + describe(*it));
+    for (std::size_t i = 0; i < it->size(); ++i) {
+      out.push_back(readWithShape((*it)[i], pointerChild(ptr, i), fields));
+    }
+    return out;
+  }
+
+  SceneDesc readScene(const Json& doc) const {
+    if (!doc.is_object()) {
+      throw InputError(source_ + ": the scene must be a JSON object { ... }, got " + describe(doc));
+    }
+    std::vector<std::string_view> allowed;
+    for (const auto& f : kSceneFields) allowed.push_back(f.key);
+    allowed.insert(allowed.end(), kSceneSections.begin(), kSceneSections.end());
+    checkKeys(doc, "", allowed);
+
+    SceneDesc s;
+    readFields(doc, "", s, std::span<const Field<SceneDesc>>(kSceneFields));
+    // free text for people; the engine ignores it
+    if (auto it = doc.find("description"); it != doc.end()) readString(*it, "/description", {});
+    readSection(doc, "pbf", s.pbf, kPbfFields);
+    readSection(doc, "wcsph", s.wcsph, kWcsphFields);
+    readSection(doc, "fluid", s.fluid, kFluidFields);
+    readSection(doc, "domain", s.domain, kDomainFields);
+    readSection(doc, "time", s.time, kTimeFields);
+    readSection(doc, "forces", s.forces, kForcesFields);
+    s.colliders = readList(doc, "colliders", "collider", kColliderFields);
+    s.emitters = readList(doc, "emitters", "emitter", kEmitterFields);
+    readSection(doc, "output", s.output, kOutputFields);
+    checkConsistency(s);
+    return s;
+  }
+
+ private:
+  // rules that relate several keys
+  void checkConsistency(const SceneDesc& s) const {
+    const Vec3 lo = s.domain.min, hi = s.domain.max;
+    if (!(lo.x < hi.x && lo.y < hi.y && lo.z < hi.z)) {
+      fail("/domain", "min must be less than max in every component; got min " + formatVec(lo) + ", max " +
+                          formatVec(hi));
+    }
+    Real smallest = std::min({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z});
+    if (s.fluid.spacing > smallest) {
+      fail("/fluid/spacing", "must not exceed the smallest domain extent (" + formatReal(smallest) +
+                                 " m), got " + formatReal(s.fluid.spacing));
+    }
+    if (s.time.maxSubsteps < s.time.substeps) {
+      fail("/time/max_substeps", "must be >= substeps (" + std::to_string(s.time.substeps) + "), got " +
+                                     std::to_string(s.time.maxSubsteps));
+    }
+
+    std::vector<std::string_view> names;
+    for (std::size_t i = 0; i < s.colliders.size(); ++i) {
+      const ColliderDesc& c = s.colliders[i];
+      std::string ptr = pointerChild("/colliders", i);
+      if (c.container && c.shape.type == "plane") {
+        fail(pointerChild(ptr, "container"),
+             "a plane cannot be a container (its normal already points into the fluid); use a box, sphere, "
+             "capsule or cylinder");
+      }
+      if (c.name.empty()) continue;
+      if (std::find(names.begin(), names.end(), c.name) != names.end()) {
+        fail(pointerChild(ptr, "name"), "duplicate collider name '" + c.name + "'; names must be unique");
+      }
+      names.push_back(c.name);
+    }
+
+    if (s.emitters.empty()) fail("/emitters", "the scene has no fluid; add at least one emitter");
+    for (std::size_t i = 0; i < s.emitters.size(); ++i) {
+      const EmitterDesc& e = s.emitters[i];
+      std::string ptr = pointerChild("/emitters", i);
+      if (!e.collider.empty() && std::find(names.begin(), names.end(), e.collider) == names.end()) {
+        std::string known =
+            names.empty() ? "the scene has no named colliders" : "named colliders: " + joinList(names);
+        fail(pointerChild(ptr, "collider"), "no collider is named '" + e.collider + "'; " + known);
+      }
+      // a half-space has no bounded inside to fill with particles
+      if (e.type == "volume" && !e.collider.empty()) {
+        auto target = std::find_if(s.colliders.begin(), s.colliders.end(),
+                                   [&](const ColliderDesc& c) { return c.name == e.collider; });
+        if (target->shape.type == "plane") {
+          fail(pointerChild(ptr, "collider"),
+               "collider '" + e.collider +
+                   "' is a plane, which has no inside to fill; name a box, sphere, "
+                   "capsule or cylinder collider");
+        }
+      } else if (e.type == "volume" && e.shape.type == "plane") {
+        fail(pointerChild(pointerChild(ptr, "shape"), "type"),
+             "a volume emitter cannot fill a plane; use box, sphere, capsule or cylinder");
+      }
+      if (e.stop < e.start) {
+        fail(pointerChild(ptr, "stop"),
+             "must be >= start (" + formatReal(e.start) + "), got " + formatReal(e.stop));
+      }
+      if (e.type == "nozzle") {
+        Vec3 p = e.position;
+        if (!(p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y && p.z >= lo.z && p.z <= hi.z)) {
+          fail(pointerChild(ptr, "position"), "the nozzle must lie inside the domain " + formatVec(lo) +
+                                                  " .. " + formatVec(hi) + ", got " + formatVec(p));
+        }
+      }
+    }
+  }
+
+  std::string overrideNote(const std::string& ptr) const {
+    for (auto it = overrides_.rbegin(); it != overrides_.rend(); ++it) {
+      const std::string& op = it->first;
+      // the value itself, something inside it, or the object that received an unknown key
+      if (ptr == op || ptr.starts_with(op + "/") || (!ptr.empty() && op.starts_with(ptr + "/"))) {
+        return " (from --set '" + it->second + "')";
+      }
+    }
+    return {};
+  }
+
+  std::string source_;
+  std::vector<std::pair<std::string, std::string>> overrides_;  // pointer, override text
+};
+
+// ---------------------------------------------------------------- parsing
+
+// nlohmann reports a byte count; people want a line and a column
+void lineAndColumn(const std::string& text, std::size_t byte, std::size_t& line, std::size_t& column) {
+  std::size_t at = std::min(byte == 0 ? 0 : byte - 1, text.size());
+  line = 1 + std::count(text.begin(), text.begin() + at, '\n');
+  std::size_t lineStart = text.rfind('\n', at == 0 ? std::string::npos : at - 1);
+  lineStart = (at == 0 || lineStart == std::string::npos) ? 0 : lineStart + 1;
+  column = at - lineStart + 1;
+}
+
+Json parseDocument(const std::string& text, const Reader& reader) {
+  // nlohmann keeps the last of duplicate keys silently; find them with the parser callback instead
+  struct Frame {
+    bool array = false;
+    std::size_t index = 0;
+    std::string key{};
+    std::unordered_set<std::string> keys{};
+  };
+  std::vector<Frame> stack;
+  std::string duplicate;
+  auto callback = [&](int, Json::parse_event_t event, Json& parsed) {
+    switch (event) {
+      case Json::parse_event_t::object_start:
+        stack.push_back(Frame{.array = false});
+        break;
+      case Json::parse_event_t::array_start:
+        stack.push_back(Frame{.array = true});
+        break;
+      case Json::parse_event_t::key: {
+        Frame& top = stack.back();
+        top.key = parsed.get<std::string>();
+        if (!top.keys.insert(top.key).second && duplicate.empty()) {
+          for (const Frame& f : stack)
+            duplicate = f.array ? pointerChild(duplicate, f.index) : pointerChild(duplicate, f.key);
+        }
+        break;
+      }
+      case Json::parse_event_t::object_end:
+      case Json::parse_event_t::array_end:
+        stack.pop_back();
+        if (!stack.empty() && stack.back().array) ++stack.back().index;
+        break;
+      case Json::parse_event_t::value:
+        if (!stack.empty() && stack.back().array) ++stack.back().index;
+        break;
+    }
+    return true;
+  };
+
+  Json doc;
+  try {
+    doc = Json::parse(text, callback);
+  } catch (const Json::parse_error& e) {
+    std::size_t line = 0, column = 0;
+    lineAndColumn(text, e.byte, line, column);
+    // keep the parser's reason, drop its "[json.exception...] parse error at ...:" prefix
+    std::string reason = e.what();
+    std::size_t at = reason.find("parse error");
+    if (at != std::string::npos) at = reason.find(": ", at);
+    if (at != std::string::npos) reason = reason.substr(at + 2);
+    throw InputError(reader.source() + ": line " + std::to_string(line) + ", column " +
+                     std::to_string(column) + ": invalid JSON: " + reason);
+  }
+  if (!duplicate.empty()) reader.fail(duplicate, "duplicate key; each key may appear only once in an object");
+  return doc;
+}
+
+// "key.path=value" applied to the document before validation
+void applyOverride(Json& doc, const std::string& text, Reader& reader) {
+  std::size_t eq = text.find('=');
+  if (eq == std::string::npos)
+    reader.failOverride(text, "expected key.path=value, for example pbf.iterations=6");
+  std::string path = trim(std::string_view(text).substr(0, eq));
+  if (path.empty()) reader.failOverride(text, "the key path before '=' is empty");
+
+  std::vector<std::string> segments;
+  for (std::size_t start = 0;;) {
+    std::size_t dot = path.find('.', start);
+    segments.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (segments.back().empty()) reader.failOverride(text, "the key path '" + path + "' has an empty part");
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+
+  // a value that is not JSON is taken as a string, so solver=wcsph needs no quotes
+  std::string raw = trim(std::string_view(text).substr(eq + 1));
+  Json value = Json::parse(raw, nullptr, false);
+  if (value.is_discarded()) value = raw;
+
+  Json* cur = &doc;
+  std::string ptr;
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    const std::string& seg = segments[i];
+    bool isIndex = std::all_of(seg.begin(), seg.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (cur->is_null()) {
+      // a missing key on the way: an object can be created, an array element cannot
+      if (isIndex) reader.failOverride(text, "index " + seg + " is out of range; " + ptr + " does not exist");
+      *cur = Json::object();
+    }
+    Json* next = nullptr;
+    if (cur->is_object()) {
+      next = &(*cur)[seg];
+    } else if (cur->is_array()) {
+      if (!isIndex)
+        reader.failOverride(text, (ptr.empty() ? "/" : ptr) + " is an array; '" + seg + "' is not an index");
+      std::size_t index = 0;
+      auto res = std::from_chars(seg.data(), seg.data() + seg.size(), index);
+      if (res.ec != std::errc() || index >= cur->size()) {
+        reader.failOverride(text, "index " + seg + " is out of range; " + ptr + " has " +
+                                      std::to_string(cur->size()) +
+                                      (cur->size() == 1 ? " element" : " elements"));
+      }
+      next = &(*cur)[index];
+    } else {
+      reader.failOverride(text, ptr + " is a " + std::string(cur->type_name()) + ", not an object or array");
+    }
+    ptr = isIndex && cur->is_array() ? pointerChild(ptr, std::stoul(seg)) : pointerChild(ptr, seg);
+    cur = next;
+  }
+  *cur = std::move(value);
+  reader.noteOverride(ptr, text);
+}
+
+SceneDesc parseWithSource(const std::string& text, const std::string& source,
+                          const std::vector<std::string>& overrides) {
+  Reader reader(source);
+  Json doc = parseDocument(text, reader);
+  if (!doc.is_object()) {
+    throw InputError(source + ": the scene must be a JSON object { ... }, got " + describe(doc));
+  }
+  for (const std::string& o : overrides) applyOverride(doc, o, reader);
+  return reader.readScene(doc);
+}
+
+}  // namespace
+
+SceneDesc parseScene(const std::string& jsonText, const std::string& sourceName,
+                     const std::vector<std::string>& overrides) {
+  SceneDesc scene = parseWithSource(jsonText, sourceName, overrides);
+  scene.sourcePath = sourceName;
+  return scene;
+}
+
+SceneDesc loadScene(const std::string& path, const std::vector<std::string>& overrides) {
+  if (path.empty()) {
+    SceneDesc scene = parseWithSource(defaultSceneJson(), kDefaultSource, overrides);
+    scene.sourcePath = "<default>";  // as documented in scene.h
+    return scene;
+  }
+  std::error_code ec;
+  std::filesystem::file_status st = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(st)) throw InputError("scene file '" + path + "' not found");
+  if (std::filesystem::is_directory(st))
+    throw InputError("scene file '" + path + "' is a directory, not a file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("scene file '" + path + "' cannot be read");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw InputError("scene file '" + path + "' cannot be read");
+  return parseScene(text.str(), path, overrides);
+}
+
+}  // namespace eddy

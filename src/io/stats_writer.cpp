@@ -1,0 +1,58 @@
+// Per-frame statistics as JSON lines.
+#include <eddy/output.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+
+namespace eddy {
+
+namespace {
+
+// json stores doubles; widening 0.1f would print 0.10000000149011612, so pick the shortest decimal
+// that still reads back as the same float
+double shortestDouble(float f) {
+  if (!std::isfinite(f)) return f;
+  char buf[32];
+  for (int digits = 6; digits <= 9; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, double(f));
+    if (std::strtof(buf, nullptr) == f) break;
+  }
+  return std::strtod(buf, nullptr);
+}
+
+nlohmann::ordered_json vecJson(const Vec3& v) {
+  return {shortestDouble(v.x), shortestDouble(v.y), shortestDouble(v.z)};
+}
+
+}  // namespace
+
+std::string statsJsonLine(const FrameStats& s) {
+  nlohmann::ordered_json j;
+  j["frame"] = s.frame;
+  j["time"] = s.time;
+  j["particles"] = s.particles;
+  j["mean_density_error"] = s.meanDensityError;
+  j["max_density_error"] = s.maxDensityError;
+  j["kinetic_energy"] = s.kineticEnergy;
+  j["bounds_min"] = vecJson(s.boundsMin);
+  j["bounds_max"] = vecJson(s.boundsMax);
+  j["max_speed"] = s.maxSpeed;
+  j["substeps"] = s.substeps;
+  // non-finite numbers become null, which keeps every line valid JSON
+  return j.dump();
+}
+
+StatsWriter::StatsWriter(std::string path) : path_(std::move(path)) {}
+
+void StatsWriter::append(const FrameStats& s) {
+  text_ += statsJsonLine(s);
+  text_ += '\n';
+  // whole-file rewrite: a reader (or a crash) never sees a torn last line
+  writeFileAtomic(path_, text_);
+}
+
+}  // namespace eddy

@@ -1,0 +1,116 @@
+#include "neighbors/neighbor_grid.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace eddy::EDDY_NS {
+
+void NeighborGrid::setup(Real cellSize, Index capacity, int maxNeighbors) {
+  cellSize_ = cellSize;
+  maxNeighbors_ = maxNeighbors;
+  stride_ = maxNeighbors > 0 ? maxNeighbors : 64;
+  ensureCapacity(capacity);
+}
+
+void NeighborGrid::ensureCapacity(Index n) {
+  n = std::max<Index>(n, 1);
+  if (n <= capacity_) return;
+  capacity_ = std::max<Index>(n, capacity_ + capacity_ / 2);
+  // a periodic tile of about 4 cells per particle, 6..9 bits per axis
+  int bits = int(std::ceil(std::log2(std::cbrt(4.0 * capacity_))));
+  axisBits_ = std::clamp(bits, 6, 9);
+  std::size_t table = std::size_t(1) << (3 * axisBits_);
+  for (Buffer<std::uint32_t>* b : {&keys_, &values_, &keysTmp_, &valuesTmp_, &neighborCounts_})
+    b->resize(kDevice, capacity_);
+  cellStart_.resize(kDevice, table);
+  cellEnd_.resize(kDevice, table);
+  // poison the table once so that never-written cells fail the key check
+  fillBytes(kDevice, cellStart_.data(), 0xff, cellStart_.bytes());
+  neighborIndices_.resize(kDevice, std::size_t(capacity_) * stride_);
+}
+
+GridView NeighborGrid::grid() const {
+  GridView g;
+  g.sortedKeys = keys_.data();
+  g.cellStart = cellStart_.data();
+  g.cellEnd = cellEnd_.data();
+  g.invCellSize = Real(1) / cellSize_;
+  g.axisBits = axisBits_;
+  g.axisMask = (1u << axisBits_) - 1u;
+  g.count = count_;
+  return g;
+}
+
+NeighborView NeighborGrid::neighbors() const {
+  return {neighborCounts_.data(), neighborIndices_.data(), stride_, capacity_};
+}
+
+void NeighborGrid::sortParticles(ParticleSet& particles, const char* positionAttribute, Primitives& prims) {
+  ensureCapacity(particles.capacity());
+  count_ = particles.size();
+  Index n = count_;
+  GridView g = grid();
+  const Vec3* x = particles.vec3(positionAttribute).data;
+  std::uint32_t* keys = keys_.data();
+  std::uint32_t* values = values_.data();
+  parallelFor(n, EDDY_KERNEL(Index i) {
+    int cx, cy, cz;
+    g.cellOf(x[i], cx, cy, cz);
+    keys[i] = g.key(cx, cy, cz);
+    values[i] = std::uint32_t(i);
+  });
+  prims.sortPairs(keys_.view(n), values_.view(n), keysTmp_.view(n), valuesTmp_.view(n), n, 3 * axisBits_);
+  particles.reorder({values_.data(), std::size_t(n)});
+
+  // cell ranges: the first particle of a run of equal keys writes the start, the last writes the end
+  std::uint32_t* start = cellStart_.data();
+  std::uint32_t* end = cellEnd_.data();
+  parallelFor(n, EDDY_KERNEL(Index i) {
+    std::uint32_t k = keys[i];
+    if (i == 0 || keys[i - 1] != k) start[k] = std::uint32_t(i);
+    if (i == n - 1 || keys[i + 1] != k) end[k] = std::uint32_t(i + 1);
+  });
+}
+
+void NeighborGrid::buildNeighborLists(View<const Vec3> positions, Primitives& prims) {
+  Index n = count_;
+  const Vec3* x = positions.data;
+  GridView g = grid();
+  Real h2 = cellSize_ * cellSize_;
+  for (;;) {
+    NeighborView nv = neighbors();
+    std::uint32_t* counts = neighborCounts_.data();
+    std::uint32_t* indices = neighborIndices_.data();
+    parallelFor(n, EDDY_KERNEL(Index i) {
+      Vec3 xi = x[i];
+      Index c = 0;
+      g.forEachCandidate(xi, [&](Index j) {
+        if (j == i) return;
+        Vec3 d = xi - x[j];
+        if (dot(d, d) < h2) {
+          if (c < nv.stride) {
+#if EDDY_BACKEND_CUDA
+            indices[std::size_t(c) * nv.capacity + i] = std::uint32_t(j);
+#else
+            indices[std::size_t(i) * nv.stride + c] = std::uint32_t(j);
+#endif
+          }
+          ++c;
+        }
+      });
+      counts[i] = std::uint32_t(c);
+    });
+    if (maxNeighbors_ > 0) return;  // a cap: extra neighbours are dropped by design
+    std::uint32_t most = prims.max(neighborCounts_.view(n), n);
+    if (Index(most) <= stride_) return;
+    // more neighbours than slots: widen the lists (rare, geometric) and build again
+    stride_ = std::max<Index>(Index(most) + Index(most) / 4, stride_ + stride_ / 2);
+    neighborIndices_.resize(kDevice, std::size_t(capacity_) * stride_);
+  }
+}
+
+std::size_t NeighborGrid::bytes() const {
+  return keys_.bytes() * 4 + cellStart_.bytes() * 2 + neighborCounts_.bytes() + neighborIndices_.bytes();
+}
+
+}  // namespace eddy::EDDY_NS

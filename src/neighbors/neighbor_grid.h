@@ -1,0 +1,109 @@
+// Uniform-grid neighbour search with cell size h. Cells are keyed by a periodic Morton code of their
+// integer coordinates: an unbounded domain works (far cells share keys and are told apart by the distance
+// test), neighbouring cells stay close in memory, and the 27 cells around a particle always have distinct
+// keys. Particles are sorted by key and every persistent attribute is reordered; cell ranges are found
+// without clearing the table (a stale entry is recognised because its key no longer matches).
+#pragma once
+
+#include "backend/primitives.h"
+#include "sim/particle_set.h"
+
+#include <cmath>
+
+namespace eddy::EDDY_NS {
+
+struct GridView {
+  const std::uint32_t* sortedKeys = nullptr;
+  const std::uint32_t* cellStart = nullptr;
+  const std::uint32_t* cellEnd = nullptr;
+  Real invCellSize = 1;
+  std::uint32_t axisMask = 0;  // cells per axis in the periodic tile, minus one
+  int axisBits = 0;
+  Index count = 0;
+
+  EDDY_HD static std::uint32_t spread(std::uint32_t v) {
+    // insert two zero bits between each of the low 10 bits
+    v &= 0x3ffu;
+    v = (v | (v << 16)) & 0x030000ffu;
+    v = (v | (v << 8)) & 0x0300f00fu;
+    v = (v | (v << 4)) & 0x030c30c3u;
+    v = (v | (v << 2)) & 0x09249249u;
+    return v;
+  }
+  EDDY_HD void cellOf(Vec3 p, int& cx, int& cy, int& cz) const {
+    cx = int(floorf(p.x * invCellSize));
+    cy = int(floorf(p.y * invCellSize));
+    cz = int(floorf(p.z * invCellSize));
+  }
+  EDDY_HD std::uint32_t key(int cx, int cy, int cz) const {
+    return spread(std::uint32_t(cx) & axisMask) | (spread(std::uint32_t(cy) & axisMask) << 1) |
+           (spread(std::uint32_t(cz) & axisMask) << 2);
+  }
+  // calls f(j) for every particle in the 27 cells around p (distance not checked)
+  template <class F>
+  EDDY_HD void forEachCandidate(Vec3 p, F&& f) const {
+    int cx, cy, cz;
+    cellOf(p, cx, cy, cz);
+    for (int dz = -1; dz <= 1; ++dz)
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+          std::uint32_t k = key(cx + dx, cy + dy, cz + dz);
+          std::uint32_t s = cellStart[k];
+          if (s >= std::uint32_t(count) || sortedKeys[s] != k) continue;
+          std::uint32_t e = cellEnd[k];
+          for (std::uint32_t j = s; j < e; ++j) f(Index(j));
+        }
+  }
+};
+
+// neighbour lists: on CUDA the k-th neighbours of consecutive particles are adjacent (coalesced loads);
+// on the CPU each particle's neighbours are contiguous (cache lines)
+struct NeighborView {
+  const std::uint32_t* counts = nullptr;
+  const std::uint32_t* indices = nullptr;
+  Index stride = 0;    // slots per particle
+  Index capacity = 0;  // particles the lists are laid out for
+
+  EDDY_HD Index count(Index i) const {
+    Index c = Index(counts[i]);
+    return c < stride ? c : stride;
+  }
+  EDDY_HD Index at(Index i, Index k) const {
+#if EDDY_BACKEND_CUDA
+    return Index(indices[std::size_t(k) * capacity + i]);
+#else
+    return Index(indices[std::size_t(i) * stride + k]);
+#endif
+  }
+};
+
+class NeighborGrid {
+ public:
+  // maxNeighbors = 0: no cap (lists grow when a particle has more neighbours than fit)
+  void setup(Real cellSize, Index capacity, int maxNeighbors);
+
+  // sorts the particles by cell of `positionAttribute` and reorders every persistent attribute
+  void sortParticles(ParticleSet& particles, const char* positionAttribute, Primitives& prims);
+  // builds neighbour lists (pairs closer than the cell size, self excluded) over the sorted positions
+  void buildNeighborLists(View<const Vec3> positions, Primitives& prims);
+
+  GridView grid() const;
+  NeighborView neighbors() const;
+  Real cellSize() const { return cellSize_; }
+  std::size_t bytes() const;
+
+ private:
+  void ensureCapacity(Index n);
+
+  Real cellSize_ = 1;
+  int axisBits_ = 6;
+  int maxNeighbors_ = 0;
+  Index capacity_ = 0;
+  Index count_ = 0;
+  Index stride_ = 0;
+  Buffer<std::uint32_t> keys_, values_, keysTmp_, valuesTmp_;
+  Buffer<std::uint32_t> cellStart_, cellEnd_;
+  Buffer<std::uint32_t> neighborCounts_, neighborIndices_;
+};
+
+}  // namespace eddy::EDDY_NS

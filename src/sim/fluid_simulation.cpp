@@ -1,0 +1,211 @@
+#include "sim/fluid_simulation.h"
+
+#include "emitters/volume_emitter.h"
+#include "solvers/fluid_common.h"
+
+#include <eddy/error.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace eddy::EDDY_NS {
+
+namespace {
+
+// mass that gives a particle inside a full cubic lattice exactly the rest density
+Real latticeMass(const FluidDesc& fluid, const SphKernels& k) {
+  int reach = int(std::ceil(k.h / fluid.spacing));
+  double sum = 0;
+  for (int z = -reach; z <= reach; ++z)
+    for (int y = -reach; y <= reach; ++y)
+      for (int x = -reach; x <= reach; ++x) {
+        Vec3 d = Vec3{Real(x), Real(y), Real(z)} * fluid.spacing;
+        sum += k.poly6(dot(d, d));
+      }
+  return Real(fluid.restDensity / sum);
+}
+
+// bytes a particle costs: attributes (with reorder scratch), sort arrays, neighbour lists
+constexpr std::size_t kBytesPerParticle = 4 * (3 * 8 + 4 + 6) + 4 * 80;
+
+}  // namespace
+
+FluidSimulation::FluidSimulation(const SceneDesc& scene) : scene_(scene) {
+  kernels_ = SphKernels::make(scene.fluid.supportRatio * scene.fluid.spacing);
+  particleMass_ = latticeMass(scene.fluid, kernels_);
+  solver_ = makeSolver(scene_);
+
+  // colliders: the scene's, then the domain as a container
+  std::vector<ColliderData> cs;
+  for (const ColliderDesc& c : scene.colliders) cs.push_back(makeColliderData(c));
+  cs.push_back(makeDomainContainer(scene.domain));
+  colliders_ = Buffer<ColliderData>(kDevice, cs.size());
+  colliders_.upload(cs.data(), cs.size());
+
+  // one-shot volume emitters now; nozzles over time
+  std::vector<Vec3> pos, vel;
+  std::int64_t budget = 0;
+  for (const EmitterDesc& e : scene.emitters) {
+    if (e.type == "nozzle") {
+      nozzles_.emplace_back(e, scene.fluid.spacing);
+      budget += e.maxParticles;
+      continue;
+    }
+    EmittedParticles p = sampleVolume(e, scene.colliders, scene.fluid.spacing);
+    pos.insert(pos.end(), p.position.begin(), p.position.end());
+    vel.insert(vel.end(), p.velocity.begin(), p.velocity.end());
+  }
+  budget += std::int64_t(pos.size());
+  if (budget == 0)
+    throw InputError(scene.sourcePath + ": /emitters: the emitters produce no particles at spacing " +
+                     std::to_string(scene.fluid.spacing) + " m; make the shapes larger or the spacing smaller");
+  checkMemory(budget);
+
+  particles_.addAttribute(attr::kPosition, 3);
+  particles_.addAttribute(attr::kVelocity, 3);
+  particles_.addAttribute(attr::kDensity, 1);
+  StepContext ctx = context();
+  solver_->setup(ctx);
+  // room for what the nozzles will add, so the step loop does not allocate
+  particles_.reserve(Index(budget));
+  particles_.append(pos, vel);
+  grid_.setup(kernels_.h, Index(budget), scene.pbf.maxNeighbors);
+}
+
+void FluidSimulation::checkMemory(std::int64_t particles) const {
+  std::size_t need = std::size_t(particles) * kBytesPerParticle + (std::size_t(64) << 20);
+  std::size_t free = freeDeviceBytes(kDevice);
+  if (particles > std::int64_t(1) << 30 || need > free)
+    throw InputError(scene_.sourcePath + ": the scene needs about " + std::to_string(need >> 20) + " MiB of " +
+                     (kDevice == Device::Cuda ? "GPU" : "host") + " memory for " + std::to_string(particles) +
+                     " particles, but only " + std::to_string(free >> 20) +
+                     " MiB are free; increase /fluid/spacing or reduce the emitters");
+}
+
+StepContext FluidSimulation::context() {
+  StepContext ctx{scene_, particles_, grid_, prims_, timers_, {colliders_.data(), colliders_.size()}};
+  ctx.kernels = kernels_;
+  ctx.particleMass = particleMass_;
+  ctx.particleRadius = Real(0.5) * scene_.fluid.spacing;
+  ctx.time = Real(time_);
+  return ctx;
+}
+
+Profile& FluidSimulation::profile() {
+  timers_.flush();
+  return timers_.profile();
+}
+
+void FluidSimulation::emit(Real dt) {
+  if (nozzles_.empty()) return;
+  for (NozzleEmitter& n : nozzles_) {
+    EmittedParticles p = n.emit(Real(time_), dt);
+    particles_.append(p.position, p.velocity);
+  }
+}
+
+void FluidSimulation::advanceSubstep(Real dt) {
+  timers_.begin(int(Phase::Count));
+  {
+    ScopedPhase t(timers_, Phase::Integration);
+    emit(dt);
+  }
+  StepContext ctx = context();
+  solver_->step(ctx, dt);
+  timers_.end(int(Phase::Count));
+  time_ += dt;
+  ++substeps_;
+}
+
+void FluidSimulation::advanceFrame() {
+  const TimeDesc& t = scene_.time;
+  double frameEnd = double(frame_ + 1) / t.fps;
+  Real fixedDt = Real(1) / (t.fps * Real(t.substeps));
+  int taken = 0;
+  while (time_ < frameEnd - 1e-9) {
+    StepContext ctx = context();
+    Real dt = std::min(fixedDt, solver_->stableTimeStep(ctx));
+    double remaining = frameEnd - time_;
+    // split what is left of the frame into equal substeps no longer than dt
+    int left = std::max(1, int(std::ceil(remaining / dt - 1e-4)));
+    left = std::min(left, std::max(1, t.maxSubsteps - taken));
+    advanceSubstep(Real(remaining / left));
+    ++taken;
+  }
+  time_ = frameEnd;
+  ++frame_;
+  timers_.flush();
+}
+
+FrameStats FluidSimulation::stats() {
+  FrameStats s;
+  s.frame = frame_;
+  s.time = time_;
+  s.substeps = substeps_;
+  Index n = particles_.size();
+  s.particles = n;
+  if (n == 0) return s;
+  // densities fresh at the current positions
+  grid_.sortParticles(particles_, attr::kPosition, prims_);
+  auto x = particles_.vec3(attr::kPosition);
+  grid_.buildNeighborLists({x.data, x.size}, prims_);
+  StepContext ctx = context();
+  computeDensity(ctx, {x.data, x.size}, particles_.real(attr::kDensity));
+
+  // per-particle quantities into one scratch array, reduced one at a time
+  Buffer<Real> tmp(kDevice, n);
+  Real* q = tmp.data();
+  const Vec3* xp = x.data;
+  const Vec3* v = particles_.vec3(attr::kVelocity).data;
+  const Real* rho = particles_.real(attr::kDensity).data;
+  Real rho0 = scene_.fluid.restDensity, m = particleMass_;
+  auto reduceSum = [&](auto f) {
+    parallelFor(n, f);
+    return prims_.sum(tmp.view(n), n);
+  };
+  auto reduceMax = [&](auto f) {
+    parallelFor(n, f);
+    return prims_.max(tmp.view(n), n);
+  };
+  auto reduceMin = [&](auto f) {
+    parallelFor(n, f);
+    return prims_.min(tmp.view(n), n);
+  };
+  s.meanDensityError = reduceSum(EDDY_KERNEL(Index i) { q[i] = fmaxf(rho[i] / rho0 - 1, Real(0)); }) / n;
+  s.maxDensityError = reduceMax(EDDY_KERNEL(Index i) { q[i] = fmaxf(rho[i] / rho0 - 1, Real(0)); });
+  s.kineticEnergy = reduceSum(EDDY_KERNEL(Index i) { q[i] = Real(0.5) * m * dot(v[i], v[i]); });
+  s.maxSpeed = reduceMax(EDDY_KERNEL(Index i) { q[i] = length(v[i]); });
+  s.boundsMin.x = reduceMin(EDDY_KERNEL(Index i) { q[i] = xp[i].x; });
+  s.boundsMin.y = reduceMin(EDDY_KERNEL(Index i) { q[i] = xp[i].y; });
+  s.boundsMin.z = reduceMin(EDDY_KERNEL(Index i) { q[i] = xp[i].z; });
+  s.boundsMax.x = reduceMax(EDDY_KERNEL(Index i) { q[i] = xp[i].x; });
+  s.boundsMax.y = reduceMax(EDDY_KERNEL(Index i) { q[i] = xp[i].y; });
+  s.boundsMax.z = reduceMax(EDDY_KERNEL(Index i) { q[i] = xp[i].z; });
+  return s;
+}
+
+void FluidSimulation::copyParticles(HostParticles& out) {
+  Index n = particles_.size();
+  out.position.resize(n);
+  out.velocity.resize(n);
+  out.density.resize(n);
+  copyBytes(Device::Host, out.position.data(), kDevice, particles_.vec3(attr::kPosition).data, n * sizeof(Vec3));
+  copyBytes(Device::Host, out.velocity.data(), kDevice, particles_.vec3(attr::kVelocity).data, n * sizeof(Vec3));
+  copyBytes(Device::Host, out.density.data(), kDevice, particles_.real(attr::kDensity).data, n * sizeof(Real));
+}
+
+std::size_t FluidSimulation::deviceMemoryBytes() const {
+  return particles_.bytes() + grid_.bytes() + prims_.scratchBytes() + colliders_.bytes();
+}
+
+std::unique_ptr<Simulation> makeSimulation(const SceneDesc& scene) {
+  return std::make_unique<FluidSimulation>(scene);
+}
+
+std::vector<std::string> solverNames() {
+  std::vector<std::string> names;
+  for (const SolverEntry& e : registeredSolvers()) names.push_back(e.name);
+  return names;
+}
+
+}  // namespace eddy::EDDY_NS

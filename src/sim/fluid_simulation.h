@@ -1,0 +1,57 @@
+// The simulation object of one backend: particles, neighbour grid, colliders, emitters and a solver.
+// A frame is a fixed interval split into substeps (fixed count, or CFL-limited where the solver or the
+// scene asks for it), in the manner of Jet's PhysicsAnimation (Kim, "Fluid Engine Development").
+#pragma once
+
+#include "emitters/nozzle_emitter.h"
+#include "solvers/solver.h"
+
+#include <eddy/simulation.h>
+
+#include <memory>
+#include <vector>
+
+namespace eddy::EDDY_NS {
+
+class FluidSimulation final : public Simulation {
+ public:
+  explicit FluidSimulation(const SceneDesc& scene);
+
+  void advanceFrame() override;
+  void advanceSubstep(Real dt) override;
+  FrameStats stats() override;
+  void copyParticles(HostParticles& out) override;
+
+  const SceneDesc& scene() const override { return scene_; }
+  Backend backend() const override { return kBackend; }
+  Profile& profile() override;
+  int frame() const override { return frame_; }
+  double time() const override { return time_; }
+  std::int64_t substeps() const override { return substeps_; }
+  std::int64_t particleCount() const override { return particles_.size(); }
+  std::size_t deviceMemoryBytes() const override;
+
+ private:
+  StepContext context();
+  void emit(Real dt);
+  void checkMemory(std::int64_t particles) const;
+
+  SceneDesc scene_;
+  ParticleSet particles_;
+  NeighborGrid grid_;
+  Primitives prims_;
+  PhaseTimers timers_;
+  Buffer<ColliderData> colliders_;
+  std::vector<NozzleEmitter> nozzles_;
+  std::unique_ptr<Solver> solver_;
+  SphKernels kernels_;
+  Real particleMass_ = 0;
+  int frame_ = 0;
+  double time_ = 0;
+  std::int64_t substeps_ = 0;
+};
+
+std::unique_ptr<Simulation> makeSimulation(const SceneDesc& scene);
+std::vector<std::string> solverNames();
+
+}  // namespace eddy::EDDY_NS

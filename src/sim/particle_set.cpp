@@ -1,0 +1,88 @@
+#include "sim/particle_set.h"
+
+#include "backend/primitives.h"
+
+#include <algorithm>
+
+namespace eddy::EDDY_NS {
+
+void ParticleSet::addAttribute(const std::string& name, int components, bool persistent) {
+  if (has(name)) return;
+  Attribute a;
+  a.name = name;
+  a.components = components;
+  a.persistent = persistent;
+  a.data = Buffer<Real>(kDevice, std::size_t(capacity_) * components);
+  a.data.fillZero();
+  attributes_.push_back(std::move(a));
+}
+
+bool ParticleSet::has(const std::string& name) const {
+  return std::any_of(attributes_.begin(), attributes_.end(), [&](const Attribute& a) { return a.name == name; });
+}
+
+const ParticleSet::Attribute& ParticleSet::find(const std::string& name, int components) const {
+  for (const Attribute& a : attributes_)
+    if (a.name == name) {
+      if (a.components != components)
+        throw RuntimeFailure("particle attribute '" + name + "' has " + std::to_string(a.components) +
+                             " components, not " + std::to_string(components));
+      return a;
+    }
+  throw RuntimeFailure("no particle attribute named '" + name + "'");
+}
+
+View<Real> ParticleSet::real(const std::string& name) const { return find(name, 1).data.view(size_); }
+
+View<Vec3> ParticleSet::vec3(const std::string& name) const {
+  const Attribute& a = find(name, 3);
+  return {reinterpret_cast<Vec3*>(a.data.data()), std::size_t(size_)};
+}
+
+void ParticleSet::reserve(Index n) {
+  if (n <= capacity_) return;
+  Index cap = std::max<Index>(n, capacity_ + capacity_ / 2);
+  for (Attribute& a : attributes_) {
+    a.data.grow(std::size_t(cap) * a.components, std::size_t(size_) * a.components);
+    // zero the new tail so fresh particles start clean
+    fillBytes(kDevice, a.data.data() + std::size_t(size_) * a.components, 0,
+              std::size_t(cap - size_) * a.components * sizeof(Real));
+  }
+  capacity_ = cap;
+}
+
+void ParticleSet::append(const std::vector<Vec3>& position, const std::vector<Vec3>& velocity) {
+  Index add = Index(position.size());
+  if (add == 0) return;
+  reserve(size_ + add);
+  const Attribute& p = find(attr::kPosition, 3);
+  const Attribute& v = find(attr::kVelocity, 3);
+  copyBytes(kDevice, p.data.data() + 3 * std::size_t(size_), Device::Host, position.data(), add * sizeof(Vec3));
+  copyBytes(kDevice, v.data.data() + 3 * std::size_t(size_), Device::Host, velocity.data(), add * sizeof(Vec3));
+  size_ += add;
+}
+
+void ParticleSet::reorder(View<const std::uint32_t> order) {
+  for (Attribute& a : attributes_) {
+    if (!a.persistent) continue;
+    Buffer<Real>& scratch = a.components == 3 ? scratch3_ : scratch1_;
+    if (scratch.size() != a.data.size()) scratch.resize(kDevice, a.data.size());
+    gather({a.data.data(), a.data.size()}, scratch.view(), order, size_, a.components);
+    // the attribute takes the gathered copy; its old array becomes the scratch
+    a.data.swap(scratch);
+  }
+}
+
+std::size_t ParticleSet::bytes() const {
+  std::size_t b = scratch1_.bytes() + scratch3_.bytes();
+  for (const Attribute& a : attributes_) b += a.data.bytes();
+  return b;
+}
+
+std::vector<std::string> ParticleSet::names() const {
+  std::vector<std::string> n;
+  for (const Attribute& a : attributes_) n.push_back(a.name);
+  return n;
+}
+
+}  // namespace eddy::EDDY_NS

@@ -1,0 +1,243 @@
+#include "solvers/pbf/position_based_fluids.h"
+
+#include "solvers/fluid_common.h"
+
+#include <cmath>
+
+namespace eddy::EDDY_NS {
+
+namespace attr_pbf {
+constexpr const char* kPredicted = "pbf_predicted";
+constexpr const char* kLambda = "pbf_lambda";
+constexpr const char* kDelta = "pbf_delta";
+constexpr const char* kNewVelocity = "pbf_new_velocity";
+constexpr const char* kVorticity = "pbf_vorticity";
+}  // namespace attr_pbf
+
+void PositionBasedFluids::setup(StepContext& ctx) {
+  ParticleSet& p = ctx.particles;
+  p.addAttribute(attr_pbf::kPredicted, 3, true);
+  p.addAttribute(attr_pbf::kLambda, 1, false);
+  p.addAttribute(attr_pbf::kDelta, 3, false);
+  p.addAttribute(attr_pbf::kNewVelocity, 3, false);
+  p.addAttribute(attr_pbf::kVorticity, 3, false);
+
+  // sum_k |grad_k C|^2 for a particle inside a full cubic lattice: the scale of 1/lambda. s_corr is
+  // expressed in units of lambda through it, so k means the same at every particle size.
+  Real d = ctx.scene.fluid.spacing;
+  int reach = int(std::ceil(ctx.kernels.h / d));
+  double sum = 0;
+  Real gradScale = ctx.particleMass / ctx.scene.fluid.restDensity;
+  for (int z = -reach; z <= reach; ++z)
+    for (int y = -reach; y <= reach; ++y)
+      for (int x = -reach; x <= reach; ++x) {
+        Vec3 r = Vec3{Real(x), Real(y), Real(z)} * d;
+        Vec3 g = ctx.kernels.spikyGradient(r, length(r)) * gradScale;
+        sum += dot(g, g);
+      }
+  restGradientSum_ = Real(sum);
+}
+
+Real PositionBasedFluids::stableTimeStep(StepContext& ctx) {
+  if (!ctx.scene.time.adaptive) return Solver::stableTimeStep(ctx);
+  // CFL on velocity: no particle moves more than cfl * spacing per substep
+  Index n = ctx.particles.size();
+  View<Real> speed = ctx.particles.real(attr_pbf::kLambda);
+  const Vec3* v = ctx.particles.vec3(attr::kVelocity).data;
+  Real* s = speed.data;
+  Vec3 g = ctx.scene.forces.gravity;
+  Real frameDt = Real(1) / ctx.scene.time.fps;
+  parallelFor(n, EDDY_KERNEL(Index i) { s[i] = length(v[i]) + length(g) * frameDt; });
+  Real vmax = ctx.prims.max(speed, n);
+  if (vmax <= 0) return Solver::stableTimeStep(ctx);
+  return ctx.scene.time.cfl * ctx.scene.fluid.spacing / vmax;
+}
+
+void PositionBasedFluids::step(StepContext& ctx, Real dt) {
+  predict(ctx, dt);
+  {
+    ScopedPhase t(ctx.timers, Phase::NeighborGrid);
+    ctx.grid.sortParticles(ctx.particles, attr_pbf::kPredicted, ctx.prims);
+    auto xp = ctx.particles.vec3(attr_pbf::kPredicted);
+    ctx.grid.buildNeighborLists({xp.data, xp.size}, ctx.prims);
+  }
+  for (int it = 0; it < settings_.iterations; ++it) {
+    solveDensity(ctx);
+    correctPositions(ctx, dt);
+  }
+  updateVelocities(ctx, dt);
+  viscosityAndVorticity(ctx, dt);
+}
+
+void PositionBasedFluids::predict(StepContext& ctx, Real dt) {
+  ScopedPhase t(ctx.timers, Phase::Integration);
+  Vec3* x = ctx.particles.vec3(attr::kPosition).data;
+  Vec3* v = ctx.particles.vec3(attr::kVelocity).data;
+  Vec3* xp = ctx.particles.vec3(attr_pbf::kPredicted).data;
+  ForcesDesc forces = ctx.scene.forces;
+  parallelFor(ctx.particles.size(), EDDY_KERNEL(Index i) {
+    Vec3 vi = v[i] + bodyAcceleration(forces, v[i]) * dt;
+    v[i] = vi;
+    xp[i] = x[i] + vi * dt;
+  });
+}
+
+void PositionBasedFluids::solveDensity(StepContext& ctx) {
+  ScopedPhase t(ctx.timers, Phase::Density);
+  ParticleSet& p = ctx.particles;
+  auto xpView = p.vec3(attr_pbf::kPredicted);
+  computeDensity(ctx, {xpView.data, xpView.size}, p.real(attr::kDensity));
+
+  const Vec3* xp = xpView.data;
+  const Real* rho = p.real(attr::kDensity).data;
+  Real* lambda = p.real(attr_pbf::kLambda).data;
+  NeighborView nb = ctx.grid.neighbors();
+  SphKernels k = ctx.kernels;
+  Real rho0 = ctx.scene.fluid.restDensity;
+  Real gradScale = ctx.particleMass / rho0;
+  Real eps = settings_.relaxation / (ctx.scene.fluid.spacing * ctx.scene.fluid.spacing);
+  bool clamp = settings_.clampDensity;
+  parallelFor(p.size(), EDDY_KERNEL(Index i) {
+    Real c = rho[i] / rho0 - 1;
+    if (clamp && c < 0) c = 0;
+    Vec3 xi = xp[i];
+    Vec3 gradI{};
+    Real sumGrad2 = 0;
+    Index n = nb.count(i);
+    for (Index s = 0; s < n; ++s) {
+      Vec3 d = xi - xp[nb.at(i, s)];
+      Vec3 g = k.spikyGradient(d, length(d)) * gradScale;
+      gradI += g;
+      sumGrad2 += dot(g, g);
+    }
+    sumGrad2 += dot(gradI, gradI);
+    lambda[i] = -c / (sumGrad2 + eps);
+  });
+}
+
+void PositionBasedFluids::correctPositions(StepContext& ctx, Real dt) {
+  ParticleSet& p = ctx.particles;
+  Vec3* xp = p.vec3(attr_pbf::kPredicted).data;
+  Vec3* delta = p.vec3(attr_pbf::kDelta).data;
+  {
+    ScopedPhase t(ctx.timers, Phase::PositionCorrection);
+    const Real* lambda = p.real(attr_pbf::kLambda).data;
+    NeighborView nb = ctx.grid.neighbors();
+    SphKernels k = ctx.kernels;
+    Real scale = ctx.particleMass / ctx.scene.fluid.restDensity;
+    Real scorrK = settings_.scorrK / restGradientSum_, scorrN = settings_.scorrN;
+    Real dq = settings_.scorrDq * k.h;
+    Real invWdq = Real(1) / k.poly6(dq * dq);
+    Real omega = settings_.sor;
+    parallelFor(p.size(), EDDY_KERNEL(Index i) {
+      Vec3 xi = xp[i];
+      Real li = lambda[i];
+      Vec3 sum{};
+      Index n = nb.count(i);
+      for (Index s = 0; s < n; ++s) {
+        Index j = nb.at(i, s);
+        Vec3 d = xi - xp[j];
+        Real r2 = dot(d, d);
+        Real scorr = scorrK > 0 ? -scorrK * powf(k.poly6(r2) * invWdq, scorrN) : Real(0);
+        sum += k.spikyGradient(d, sqrtf(r2)) * (li + lambda[j] + scorr);
+      }
+      Vec3 dp = sum * scale;
+      if (omega > 0) dp = dp / fmaxf(omega * Real(n), Real(1));
+      delta[i] = dp;
+    });
+  }
+  ScopedPhase t(ctx.timers, Phase::Collision);
+  const Vec3* x = p.vec3(attr::kPosition).data;
+  const ColliderData* cs = ctx.colliders.data;
+  int nc = int(ctx.colliders.size);
+  Real r = ctx.particleRadius, time = ctx.time + dt;
+  parallelFor(p.size(), EDDY_KERNEL(Index i) {
+    Vec3 xi = xp[i] + delta[i];
+    projectAll(cs, nc, xi, x[i], r, time, dt);
+    xp[i] = xi;
+  });
+}
+
+void PositionBasedFluids::updateVelocities(StepContext& ctx, Real dt) {
+  ScopedPhase t(ctx.timers, Phase::Integration);
+  ParticleSet& p = ctx.particles;
+  Vec3* x = p.vec3(attr::kPosition).data;
+  const Vec3* v = p.vec3(attr::kVelocity).data;
+  const Vec3* xp = p.vec3(attr_pbf::kPredicted).data;
+  Vec3* vNew = p.vec3(attr_pbf::kNewVelocity).data;
+  const ColliderData* cs = ctx.colliders.data;
+  int nc = int(ctx.colliders.size);
+  Real r = ctx.particleRadius, time = ctx.time + dt;
+  Real cap = settings_.maxVelocityChange;
+  Real invDt = Real(1) / dt;
+  parallelFor(p.size(), EDDY_KERNEL(Index i) {
+    Vec3 vi = (xp[i] - x[i]) * invDt;
+    // restitution: a particle that arrived at a contact moving into it leaves with -e times that speed
+    for (int c = 0; c < nc; ++c) {
+      Vec3 nrm;
+      Real dist = signedDistance(cs[c], xp[i], time, &nrm);
+      if (dist > r * Real(1.01) || cs[c].restitution <= 0) continue;
+      Vec3 vc = colliderVelocityAt(cs[c], xp[i], time);
+      Real vnIn = dot(v[i] - vc, nrm);
+      Real vnOut = dot(vi - vc, nrm);
+      if (vnIn < 0 && vnOut < -cs[c].restitution * vnIn) vi += nrm * (-cs[c].restitution * vnIn - vnOut);
+    }
+    if (cap > 0) {
+      Vec3 dv = vi - v[i];
+      Real l = length(dv);
+      if (l > cap) vi = v[i] + dv * (cap / l);
+    }
+    vNew[i] = vi;
+    x[i] = xp[i];
+  });
+}
+
+void PositionBasedFluids::viscosityAndVorticity(StepContext& ctx, Real dt) {
+  ScopedPhase t(ctx.timers, Phase::ViscosityVorticity);
+  ParticleSet& p = ctx.particles;
+  const Vec3* x = p.vec3(attr::kPosition).data;
+  Vec3* v = p.vec3(attr::kVelocity).data;
+  const Vec3* vNew = p.vec3(attr_pbf::kNewVelocity).data;
+  Vec3* omega = p.vec3(attr_pbf::kVorticity).data;
+  const Real* rho = p.real(attr::kDensity).data;
+  NeighborView nb = ctx.grid.neighbors();
+  SphKernels k = ctx.kernels;
+  Real m = ctx.particleMass;
+  Real c = settings_.xsph;
+  Real epsVort = settings_.vorticity;
+  bool vort = epsVort > 0;
+  // XSPH smoothing and the vorticity omega_i = sum_j (m/rho_j) (v_j - v_i) x grad W_ij
+  parallelFor(p.size(), EDDY_KERNEL(Index i) {
+    Vec3 xi = x[i], vi = vNew[i];
+    Vec3 smooth{}, w{};
+    Index n = nb.count(i);
+    for (Index s = 0; s < n; ++s) {
+      Index j = nb.at(i, s);
+      Vec3 d = xi - x[j];
+      Real r2 = dot(d, d);
+      Vec3 vij = vNew[j] - vi;
+      Real vol = m / rho[j];
+      smooth += vij * (vol * k.poly6(r2));
+      if (vort) w += cross(vij, k.spikyGradient(d, sqrtf(r2))) * vol;
+    }
+    v[i] = vi + smooth * c;
+    omega[i] = w;
+  });
+  if (!vort) return;
+  // confinement f = eps (N x omega), N = grad|omega| / |grad|omega||
+  parallelFor(p.size(), EDDY_KERNEL(Index i) {
+    Vec3 xi = x[i];
+    Real wi = length(omega[i]);
+    Vec3 eta{};
+    Index n = nb.count(i);
+    for (Index s = 0; s < n; ++s) {
+      Index j = nb.at(i, s);
+      Vec3 d = xi - x[j];
+      eta += k.spikyGradient(d, length(d)) * ((length(omega[j]) - wi) * m / rho[j]);
+    }
+    Real l = length(eta);
+    if (l > Real(1e-12)) v[i] += cross(eta / l, omega[i]) * (epsVort * dt);
+  });
+}
+
+}  // namespace eddy::EDDY_NS

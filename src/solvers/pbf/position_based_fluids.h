@@ -1,0 +1,31 @@
+// Position Based Fluids: Macklin & Mueller 2013, "Position Based Fluids", ACM TOG 32(4).
+// Density constraint C_i = rho_i/rho0 - 1 solved by Jacobi iterations with lambda_i, the s_corr
+// tensile-instability term, optional over-relaxation, colliders inside the loop, then XSPH viscosity and
+// vorticity confinement on the new velocities.
+#pragma once
+
+#include "solvers/solver.h"
+
+namespace eddy::EDDY_NS {
+
+class PositionBasedFluids final : public Solver {
+ public:
+  explicit PositionBasedFluids(const SceneDesc& scene) : settings_(scene.pbf) {}
+  const char* name() const override { return "pbf"; }
+  void setup(StepContext& ctx) override;
+  Real stableTimeStep(StepContext& ctx) override;
+  void step(StepContext& ctx, Real dt) override;
+
+  // stages of one substep, in order (public so that CUDA lambdas may live in them)
+  void predict(StepContext& ctx, Real dt);
+  void solveDensity(StepContext& ctx);
+  void correctPositions(StepContext& ctx, Real dt);
+  void updateVelocities(StepContext& ctx, Real dt);
+  void viscosityAndVorticity(StepContext& ctx, Real dt);
+
+ private:
+  PbfSettings settings_;
+  Real restGradientSum_ = 1;
+};
+
+}  // namespace eddy::EDDY_NS

@@ -1,0 +1,118 @@
+#include "solvers/wcsph/weakly_compressible_sph.h"
+
+#include "solvers/fluid_common.h"
+
+#include <cmath>
+
+namespace eddy::EDDY_NS {
+
+namespace attr_wcsph {
+constexpr const char* kPressure = "wcsph_pressure";
+constexpr const char* kAcceleration = "wcsph_acceleration";
+}  // namespace attr_wcsph
+
+void WeaklyCompressibleSph::setup(StepContext& ctx) {
+  ctx.particles.addAttribute(attr_wcsph::kPressure, 1, false);
+  ctx.particles.addAttribute(attr_wcsph::kAcceleration, 3, false);
+}
+
+Real WeaklyCompressibleSph::stableTimeStep(StepContext& ctx) {
+  Index n = ctx.particles.size();
+  View<Real> speed = ctx.particles.real(attr_wcsph::kPressure);
+  const Vec3* v = ctx.particles.vec3(attr::kVelocity).data;
+  Real* s = speed.data;
+  parallelFor(n, EDDY_KERNEL(Index i) { s[i] = length(v[i]); });
+  Real vmax = ctx.prims.max(speed, n);
+  Real c = settings_.equationOfState == "linear" ? std::sqrt(settings_.stiffness) : settings_.speedOfSound;
+  Real h = ctx.kernels.h;
+  Real dt = settings_.cfl * h / (c + vmax);
+  // viscous limit (Monaghan 1992): dt <= 0.125 h^2 / nu
+  Real nu = settings_.viscosity / ctx.scene.fluid.restDensity;
+  if (nu > 0) dt = std::fmin(dt, Real(0.125) * h * h / nu);
+  // body forces: dt <= 0.25 sqrt(h / |g|)
+  Real g = length(ctx.scene.forces.gravity);
+  if (g > 0) dt = std::fmin(dt, Real(0.25) * std::sqrt(h / g));
+  return dt;
+}
+
+void WeaklyCompressibleSph::step(StepContext& ctx, Real dt) {
+  {
+    ScopedPhase t(ctx.timers, Phase::NeighborGrid);
+    ctx.grid.sortParticles(ctx.particles, attr::kPosition, ctx.prims);
+    auto x = ctx.particles.vec3(attr::kPosition);
+    ctx.grid.buildNeighborLists({x.data, x.size}, ctx.prims);
+  }
+  densityAndPressure(ctx);
+  forces(ctx);
+  integrate(ctx, dt);
+}
+
+void WeaklyCompressibleSph::densityAndPressure(StepContext& ctx) {
+  ScopedPhase t(ctx.timers, Phase::Density);
+  ParticleSet& p = ctx.particles;
+  auto x = p.vec3(attr::kPosition);
+  computeDensity(ctx, {x.data, x.size}, p.real(attr::kDensity));
+  const Real* rho = p.real(attr::kDensity).data;
+  Real* pressure = p.real(attr_wcsph::kPressure).data;
+  Real rho0 = ctx.scene.fluid.restDensity;
+  bool tait = settings_.equationOfState != "linear";
+  Real gamma = settings_.gamma;
+  Real b = rho0 * settings_.speedOfSound * settings_.speedOfSound / gamma;
+  Real kLin = settings_.stiffness;
+  parallelFor(p.size(), EDDY_KERNEL(Index i) {
+    Real pi = tait ? b * (powf(rho[i] / rho0, gamma) - 1) : kLin * (rho[i] - rho0);
+    // no tension: negative pressure at the free surface would make particles clump
+    pressure[i] = fmaxf(pi, Real(0));
+  });
+}
+
+void WeaklyCompressibleSph::forces(StepContext& ctx) {
+  ScopedPhase t(ctx.timers, Phase::PositionCorrection);
+  ParticleSet& p = ctx.particles;
+  const Vec3* x = p.vec3(attr::kPosition).data;
+  const Vec3* v = p.vec3(attr::kVelocity).data;
+  const Real* rho = p.real(attr::kDensity).data;
+  const Real* pressure = p.real(attr_wcsph::kPressure).data;
+  Vec3* acc = p.vec3(attr_wcsph::kAcceleration).data;
+  NeighborView nb = ctx.grid.neighbors();
+  SphKernels k = ctx.kernels;
+  Real m = ctx.particleMass;
+  Real mu = settings_.viscosity;
+  ForcesDesc body = ctx.scene.forces;
+  parallelFor(p.size(), EDDY_KERNEL(Index i) {
+    Vec3 xi = x[i], vi = v[i];
+    Real pi = pressure[i];
+    Vec3 fp{}, fv{};
+    Index n = nb.count(i);
+    for (Index s = 0; s < n; ++s) {
+      Index j = nb.at(i, s);
+      Vec3 d = xi - x[j];
+      Real r = length(d);
+      Real vol = m / rho[j];
+      fp -= k.spikyGradient(d, r) * (vol * Real(0.5) * (pi + pressure[j]));
+      fv += (v[j] - vi) * (vol * k.viscosityLaplacian(r));
+    }
+    acc[i] = (fp + fv * mu) / rho[i] + bodyAcceleration(body, vi);
+  });
+}
+
+void WeaklyCompressibleSph::integrate(StepContext& ctx, Real dt) {
+  ScopedPhase t(ctx.timers, Phase::Collision);
+  ParticleSet& p = ctx.particles;
+  Vec3* x = p.vec3(attr::kPosition).data;
+  Vec3* v = p.vec3(attr::kVelocity).data;
+  const Vec3* acc = p.vec3(attr_wcsph::kAcceleration).data;
+  const ColliderData* cs = ctx.colliders.data;
+  int nc = int(ctx.colliders.size);
+  Real r = ctx.particleRadius, time = ctx.time + dt;
+  // symplectic Euler, then the collider response
+  parallelFor(p.size(), EDDY_KERNEL(Index i) {
+    Vec3 vi = v[i] + acc[i] * dt;
+    Vec3 xi = x[i] + vi * dt;
+    collideAll(cs, nc, xi, vi, r, time);
+    v[i] = vi;
+    x[i] = xi;
+  });
+}
+
+}  // namespace eddy::EDDY_NS

@@ -1,0 +1,609 @@
+// Scene files: shipped scenes, defaults, round trip, --set overrides and the messages for bad input.
+#include <eddy/error.h>
+#include <eddy/scene_io.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <initializer_list>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace eddy {
+namespace {
+
+const std::string kRoot = EDDY_SOURCE_DIR;
+
+std::string scenePath(const std::string& name) { return kRoot + "/scenes/" + name; }
+
+const std::vector<std::string> kShippedScenes = {
+    "dam_break.json", "double_dam_break.json", "sphere_obstacle.json",
+    "jet_tank.json",  "seed_domain.json",      "validation/martin_moyce.json",
+};
+
+void expectSameVec(Vec3 a, Vec3 b, const std::string& what) {
+  EXPECT_EQ(a.x, b.x) << what;
+  EXPECT_EQ(a.y, b.y) << what;
+  EXPECT_EQ(a.z, b.z) << what;
+}
+
+void expectSameShape(const ShapeDesc& a, const ShapeDesc& b, const std::string& what) {
+  EXPECT_EQ(a.type, b.type) << what;
+  expectSameVec(a.center, b.center, what + ".center");
+  expectSameVec(a.halfExtents, b.halfExtents, what + ".half_extents");
+  EXPECT_EQ(a.radius, b.radius) << what;
+  EXPECT_EQ(a.halfHeight, b.halfHeight) << what;
+  expectSameVec(a.normal, b.normal, what + ".normal");
+  expectSameVec(a.rotation, b.rotation, what + ".rotation");
+}
+
+// every member except sourcePath
+void expectSameScene(const SceneDesc& a, const SceneDesc& b) {
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(a.solver, b.solver);
+  EXPECT_EQ(a.pbf.iterations, b.pbf.iterations);
+  EXPECT_EQ(a.pbf.relaxation, b.pbf.relaxation);
+  EXPECT_EQ(a.pbf.clampDensity, b.pbf.clampDensity);
+  EXPECT_EQ(a.pbf.scorrK, b.pbf.scorrK);
+  EXPECT_EQ(a.pbf.scorrN, b.pbf.scorrN);
+  EXPECT_EQ(a.pbf.scorrDq, b.pbf.scorrDq);
+  EXPECT_EQ(a.pbf.sor, b.pbf.sor);
+  EXPECT_EQ(a.pbf.vorticity, b.pbf.vorticity);
+  EXPECT_EQ(a.pbf.xsph, b.pbf.xsph);
+  EXPECT_EQ(a.pbf.maxVelocityChange, b.pbf.maxVelocityChange);
+  EXPECT_EQ(a.pbf.maxNeighbors, b.pbf.maxNeighbors);
+  EXPECT_EQ(a.wcsph.equationOfState, b.wcsph.equationOfState);
+  EXPECT_EQ(a.wcsph.speedOfSound, b.wcsph.speedOfSound);
+  EXPECT_EQ(a.wcsph.gamma, b.wcsph.gamma);
+  EXPECT_EQ(a.wcsph.stiffness, b.wcsph.stiffness);
+  EXPECT_EQ(a.wcsph.viscosity, b.wcsph.viscosity);
+  EXPECT_EQ(a.wcsph.cfl, b.wcsph.cfl);
+  EXPECT_EQ(a.fluid.restDensity, b.fluid.restDensity);
+  EXPECT_EQ(a.fluid.spacing, b.fluid.spacing);
+  EXPECT_EQ(a.fluid.supportRatio, b.fluid.supportRatio);
+  expectSameVec(a.domain.min, b.domain.min, "domain.min");
+  expectSameVec(a.domain.max, b.domain.max, "domain.max");
+  EXPECT_EQ(a.time.fps, b.time.fps);
+  EXPECT_EQ(a.time.frames, b.time.frames);
+  EXPECT_EQ(a.time.substeps, b.time.substeps);
+  EXPECT_EQ(a.time.adaptive, b.time.adaptive);
+  EXPECT_EQ(a.time.cfl, b.time.cfl);
+  EXPECT_EQ(a.time.maxSubsteps, b.time.maxSubsteps);
+  expectSameVec(a.forces.gravity, b.forces.gravity, "forces.gravity");
+  expectSameVec(a.forces.windVelocity, b.forces.windVelocity, "forces.wind_velocity");
+  EXPECT_EQ(a.forces.drag, b.forces.drag);
+  ASSERT_EQ(a.colliders.size(), b.colliders.size());
+  for (std::size_t i = 0; i < a.colliders.size(); ++i) {
+    const ColliderDesc &x = a.colliders[i], &y = b.colliders[i];
+    std::string what = "colliders." + std::to_string(i);
+    EXPECT_EQ(x.name, y.name) << what;
+    expectSameShape(x.shape, y.shape, what + ".shape");
+    EXPECT_EQ(x.container, y.container) << what;
+    expectSameVec(x.linearVelocity, y.linearVelocity, what + ".linear_velocity");
+    expectSameVec(x.angularVelocity, y.angularVelocity, what + ".angular_velocity");
+    EXPECT_EQ(x.restitution, y.restitution) << what;
+    EXPECT_EQ(x.friction, y.friction) << what;
+    EXPECT_EQ(x.staticFriction, y.staticFriction) << what;
+  }
+  ASSERT_EQ(a.emitters.size(), b.emitters.size());
+  for (std::size_t i = 0; i < a.emitters.size(); ++i) {
+    const EmitterDesc &x = a.emitters[i], &y = b.emitters[i];
+    std::string what = "emitters." + std::to_string(i);
+    EXPECT_EQ(x.type, y.type) << what;
+    expectSameShape(x.shape, y.shape, what + ".shape");
+    EXPECT_EQ(x.collider, y.collider) << what;
+    EXPECT_EQ(x.lattice, y.lattice) << what;
+    EXPECT_EQ(x.jitter, y.jitter) << what;
+    EXPECT_EQ(x.seed, y.seed) << what;
+    expectSameVec(x.velocity, y.velocity, what + ".velocity");
+    expectSameVec(x.angularVelocity, y.angularVelocity, what + ".angular_velocity");
+    expectSameVec(x.position, y.position, what + ".position");
+    expectSameVec(x.direction, y.direction, what + ".direction");
+    EXPECT_EQ(x.radius, y.radius) << what;
+    EXPECT_EQ(x.speed, y.speed) << what;
+    EXPECT_EQ(x.rate, y.rate) << what;
+    EXPECT_EQ(x.maxParticles, y.maxParticles) << what;
+    EXPECT_EQ(x.start, y.start) << what;
+    EXPECT_EQ(x.stop, y.stop) << what;
+  }
+  EXPECT_EQ(a.output.format, b.output.format);
+  EXPECT_EQ(a.output.every, b.output.every);
+  EXPECT_EQ(a.output.particles, b.output.particles);
+}
+
+// runs f, expects an InputError whose message holds every one of parts
+void expectInputError(const std::function<void()>& f, std::initializer_list<std::string> parts) {
+  try {
+    f();
+    ADD_FAILURE() << "no InputError was thrown";
+  } catch (const InputError& e) {
+    std::string msg = e.what();
+    for (const std::string& p : parts)
+      EXPECT_NE(msg.find(p), std::string::npos) << "'" << p << "' not in: " << msg;
+  }
+}
+
+// a small valid scene to break in one place at a time
+const char* kMinimal = R"({
+  "domain": {"min": [0, 0, 0], "max": [1, 1, 1]},
+  "colliders": [{"name": "tank", "shape": {"type": "box", "center": [0.5, 0.5, 0.5]}, "container": true}],
+  "emitters": [{"type": "volume", "shape": {"type": "box", "center": [0.2, 0.2, 0.2],
+                                             "half_extents": [0.1, 0.1, 0.1]}}]
+})";
+
+// kMinimal with one JSON-pointer location replaced (or added) by value
+std::string minimalWith(const std::string& pointer, const nlohmann::json& value) {
+  nlohmann::json doc = nlohmann::json::parse(kMinimal);
+  doc[nlohmann::json::json_pointer(pointer)] = value;
+  return doc.dump(2);
+}
+
+std::string writeTemp(const std::string& name, const std::string& text) {
+  auto dir = std::filesystem::temp_directory_path() / ("eddy_scene_io_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::string path = (dir / name).string();
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+// particles a box volume emitter places: lattice points at spacing/2 offsets inside the box
+long long boxLatticeCount(const EmitterDesc& e, Real spacing) {
+  long long n = 1;
+  for (Real half : {e.shape.halfExtents.x, e.shape.halfExtents.y, e.shape.halfExtents.z}) {
+    n *= static_cast<long long>(std::floor(2 * half / spacing + 1e-3));
+  }
+  return n;
+}
+
+// ---------------------------------------------------------------- shipped scenes
+
+TEST(SceneIo, EveryShippedSceneParsesForBothSolvers) {
+  for (const std::string& name : kShippedScenes) {
+    SCOPED_TRACE(name);
+    SceneDesc pbf = loadScene(scenePath(name));
+    EXPECT_EQ(pbf.sourcePath, scenePath(name));
+    EXPECT_EQ(pbf.solver, "pbf");
+    EXPECT_FALSE(pbf.emitters.empty());
+    SceneDesc wcsph = loadScene(scenePath(name), {"solver=wcsph"});
+    EXPECT_EQ(wcsph.solver, "wcsph");
+  }
+}
+
+TEST(SceneIo, EveryShippedSceneHasADescription) {
+  for (const std::string& name : kShippedScenes) {
+    std::ifstream in(scenePath(name));
+    nlohmann::json doc = nlohmann::json::parse(in);
+    ASSERT_TRUE(doc.contains("description")) << name;
+    EXPECT_GT(doc["description"].get<std::string>().size(), 20u) << name;
+  }
+}
+
+TEST(SceneIo, ShippedScenesKeepParticleCountsModest) {
+  for (const std::string& name : kShippedScenes) {
+    SCOPED_TRACE(name);
+    SceneDesc s = loadScene(scenePath(name));
+    long long total = 0;
+    for (const EmitterDesc& e : s.emitters) {
+      if (e.type == "nozzle") {
+        total += e.maxParticles;
+      } else {
+        ASSERT_EQ(e.shape.type, "box");
+        total += boxLatticeCount(e, s.fluid.spacing);
+      }
+    }
+    EXPECT_GE(total, 3000);
+    EXPECT_LE(total, 40000);
+  }
+  SceneDesc dam = loadScene(scenePath("dam_break.json"));
+  EXPECT_LE(boxLatticeCount(dam.emitters[0], dam.fluid.spacing), 30000);
+}
+
+TEST(SceneIo, DamBreakMatchesTheBrief) {
+  SceneDesc s = loadScene(scenePath("dam_break.json"));
+  EXPECT_FLOAT_EQ(s.domain.max.x - s.domain.min.x, 1.6f);
+  EXPECT_FLOAT_EQ(s.domain.max.y - s.domain.min.y, 0.8f);
+  EXPECT_FLOAT_EQ(s.domain.max.z - s.domain.min.z, 0.6f);
+  ASSERT_EQ(s.emitters.size(), 1u);
+  const ShapeDesc& box = s.emitters[0].shape;
+  EXPECT_FLOAT_EQ(box.center.x - box.halfExtents.x, s.domain.min.x);  // against the -x wall
+  EXPECT_FLOAT_EQ(2 * box.halfExtents.x, 0.4f);
+  EXPECT_FLOAT_EQ(2 * box.halfExtents.y, 0.6f);
+  EXPECT_FLOAT_EQ(2 * box.halfExtents.z, 0.6f);
+  EXPECT_EQ(s.time.fps, 60.0f);
+  EXPECT_EQ(s.time.frames, 120);
+}
+
+TEST(SceneIo, MartinMoyceGeometry) {
+  SceneDesc s = loadScene(scenePath("validation/martin_moyce.json"));
+  const double a = 0.05715;
+  EXPECT_NEAR(s.fluid.spacing, a / 20, 1e-9);
+  EXPECT_EQ(s.domain.min.x, 0.0f);
+  EXPECT_EQ(s.domain.min.y, 0.0f);
+  EXPECT_EQ(s.domain.min.z, 0.0f);
+  EXPECT_GE(s.domain.max.x, 8 * a);
+  EXPECT_NEAR(s.domain.max.z, 4 * s.fluid.spacing, 1e-7);
+  ASSERT_EQ(s.emitters.size(), 1u);
+  const ShapeDesc& box = s.emitters[0].shape;
+  EXPECT_NEAR(box.center.x - box.halfExtents.x, 0.0, 1e-7);
+  EXPECT_NEAR(box.center.x + box.halfExtents.x, a, 1e-7);
+  EXPECT_NEAR(box.center.y - box.halfExtents.y, 0.0, 1e-7);
+  EXPECT_NEAR(box.center.y + box.halfExtents.y, 2 * a, 1e-7);
+  EXPECT_NEAR(box.center.z - box.halfExtents.z, 0.0, 1e-7);
+  EXPECT_NEAR(box.center.z + box.halfExtents.z, s.domain.max.z, 1e-7);
+  EXPECT_EQ(s.time.fps, 200.0f);
+  EXPECT_EQ(s.time.frames, 60);
+  EXPECT_EQ(s.time.substeps, 4);
+  EXPECT_TRUE(s.time.adaptive);
+  EXPECT_TRUE(s.colliders.empty());
+}
+
+TEST(SceneIo, DefaultSceneIsTheDamBreak) {
+  SceneDesc def = loadScene("");
+  SceneDesc file = loadScene(scenePath("dam_break.json"));
+  expectSameScene(def, file);
+  EXPECT_EQ(def.sourcePath, "<default>");
+  expectSameScene(parseScene(defaultSceneJson(), "x"), file);
+}
+
+TEST(SceneIo, DefaultSceneTakesOverrides) {
+  SceneDesc s = loadScene("", {"pbf.iterations=7"});
+  EXPECT_EQ(s.pbf.iterations, 7);
+  expectInputError([] { loadScene("", {"pbf.iterations=0"}); }, {"<default scene>", "/pbf/iterations"});
+}
+
+TEST(SceneIo, MissingKeysTakeTheStructDefaults) {
+  SceneDesc s = parseScene(kMinimal, "minimal.json");
+  SceneDesc d;
+  EXPECT_EQ(s.pbf.iterations, d.pbf.iterations);
+  EXPECT_EQ(s.fluid.spacing, d.fluid.spacing);
+  EXPECT_EQ(s.time.frames, d.time.frames);
+  EXPECT_EQ(s.output.format, d.output.format);
+  EXPECT_EQ(s.emitters[0].lattice, "cubic");
+  EXPECT_EQ(s.colliders[0].shape.halfExtents.x, 1.0f);
+  EXPECT_EQ(s.sourcePath, "minimal.json");
+}
+
+// ---------------------------------------------------------------- round trip
+
+TEST(SceneIo, RoundTripOfANonDefaultScene) {
+  SceneDesc s;
+  s.name = "round \"trip\"";
+  s.solver = "wcsph";
+  s.pbf = {7, 3e-5f, false, 0.05f, 3.0f, 0.3f, 1.5f, 0.01f, 0.02f, 4.5f, 64};
+  s.wcsph = {"linear", 25.5f, 6.0f, 1234.5f, 0.001f, 0.3f};
+  s.fluid = {998.2f, 0.0125f, 2.5f};
+  s.domain = {{-0.3f, 0.1f, -0.7f}, {0.9f, 1.7f, 0.35f}};
+  s.time = {48.0f, 33, 3, true, 0.25f, 77};
+  s.forces = {{0.1f, -9.80665f, 0.0f}, {1.0f, 0.0f, -0.5f}, 0.2f};
+  ColliderDesc c;
+  c.name = "paddle";
+  c.shape = {"capsule", {0.1f, 0.2f, 0.3f}, {0.4f, 0.5f, 0.6f}, 0.07f, 0.11f, {0, 0, 1}, {10, 20, 30}};
+  c.container = false;
+  c.linearVelocity = {0.5f, 0, 0};
+  c.angularVelocity = {0, 1.25f, 0};
+  c.restitution = 0.3f;
+  c.friction = 0.4f;
+  c.staticFriction = 0.6f;
+  s.colliders = {c};
+  c.name = "";
+  c.shape.type = "plane";
+  s.colliders.push_back(c);
+  EmitterDesc e;
+  e.type = "nozzle";
+  e.shape = {"sphere", {0.3f, 0.4f, 0.1f}, {0.1f, 0.2f, 0.3f}, 0.15f, 0.2f, {1, 0, 0}, {0, 45, 0}};
+  e.collider = "paddle";
+  e.lattice = "bcc";
+  e.jitter = 0.25f;
+  e.seed = 4000000000u;
+  e.velocity = {0, -1, 0};
+  e.angularVelocity = {0, 0, 3};
+  e.position = {0.2f, 1.0f, 0.0f};
+  e.direction = {0, -1, 0.5f};
+  e.radius = 0.033f;
+  e.speed = 2.5f;
+  e.rate = 5000;
+  e.maxParticles = 123456789012LL;
+  e.start = 0.5f;
+  e.stop = 2.75f;
+  s.emitters = {e, EmitterDesc{}};
+  s.emitters[1].shape.center = {0.3f, 0.9f, 0.0f};
+  s.output = {"vtk", 3, false};
+
+  std::string text = sceneToJson(s);
+  SceneDesc back = parseScene(text, "roundtrip");
+  expectSameScene(s, back);
+  EXPECT_EQ(sceneToJson(back), text);
+}
+
+TEST(SceneIo, RoundTripOfEveryShippedScene) {
+  for (const std::string& name : kShippedScenes) {
+    SCOPED_TRACE(name);
+    SceneDesc s = loadScene(scenePath(name));
+    expectSameScene(s, parseScene(sceneToJson(s), name));
+  }
+}
+
+TEST(SceneIo, WriterWritesEveryKeyWithShortNumbers) {
+  SceneDesc s = loadScene("");
+  nlohmann::json doc = nlohmann::json::parse(sceneToJson(s));
+  for (const char* key : {"name", "solver", "pbf", "wcsph", "fluid", "domain", "time", "forces", "colliders",
+                          "emitters", "output"}) {
+    EXPECT_TRUE(doc.contains(key)) << key;
+  }
+  EXPECT_EQ(doc.size(), 11u);
+  EXPECT_EQ(doc["pbf"].size(), 11u);
+  EXPECT_EQ(doc["wcsph"].size(), 6u);
+  EXPECT_EQ(doc["time"].size(), 6u);
+  EXPECT_EQ(doc["emitters"][0].size(), 16u);
+  EXPECT_EQ(doc["emitters"][0]["shape"].size(), 7u);
+  // floats are written as their shortest decimal, not as widened doubles
+  EXPECT_NE(sceneToJson(s).find("\"spacing\": 0.02,"), std::string::npos);
+}
+
+// every key the writer emits is documented in docs/scene-format.md
+TEST(SceneIo, EveryKeyIsDocumented) {
+  std::ifstream in(kRoot + "/docs/scene-format.md");
+  ASSERT_TRUE(in) << "docs/scene-format.md is missing";
+  std::stringstream buf;
+  buf << in.rdbuf();
+  std::string docs = buf.str();
+  SceneDesc s = loadScene(scenePath("sphere_obstacle.json"));
+  s.emitters.push_back(EmitterDesc{});
+  std::function<void(const nlohmann::json&)> visit = [&](const nlohmann::json& j) {
+    if (j.is_object()) {
+      for (const auto& item : j.items()) {
+        EXPECT_NE(docs.find("`" + item.key() + "`"), std::string::npos) << "undocumented key " << item.key();
+        visit(item.value());
+      }
+    } else if (j.is_array()) {
+      for (const auto& v : j) visit(v);
+    }
+  };
+  visit(nlohmann::json::parse(sceneToJson(s)));
+  EXPECT_NE(docs.find("`description`"), std::string::npos);
+}
+
+// ---------------------------------------------------------------- overrides
+
+TEST(SceneIo, OverrideNumberStringBoolAndVector) {
+  SceneDesc s = loadScene(scenePath("dam_break.json"),
+                          {"pbf.iterations=6", "solver=wcsph", "fluid.spacing=0.025", "time.adaptive=true",
+                           "forces.gravity=[0,-1.62,0]", "name=\"42\"", "output.format = vtk"});
+  EXPECT_EQ(s.pbf.iterations, 6);
+  EXPECT_EQ(s.solver, "wcsph");
+  EXPECT_EQ(s.fluid.spacing, 0.025f);
+  EXPECT_TRUE(s.time.adaptive);
+  expectSameVec(s.forces.gravity, {0, -1.62f, 0}, "gravity");
+  EXPECT_EQ(s.name, "42");
+  EXPECT_EQ(s.output.format, "vtk");
+}
+
+TEST(SceneIo, OverrideArrayElementsAndWholeObjects) {
+  SceneDesc s = loadScene(scenePath("sphere_obstacle.json"),
+                          {"colliders.1.friction=0.2", "colliders.0.shape.half_extents=[0.4,0.6,0.4]",
+                           "emitters.0.velocity=[0,-1,0]", "domain.max.1=1.5", "wcsph={\"cfl\":0.2}"});
+  EXPECT_EQ(s.colliders[1].friction, 0.2f);
+  EXPECT_EQ(s.colliders[0].shape.halfExtents.y, 0.6f);
+  EXPECT_EQ(s.emitters[0].velocity.y, -1.0f);
+  EXPECT_EQ(s.domain.max.y, 1.5f);
+  EXPECT_EQ(s.wcsph.cfl, 0.2f);
+  EXPECT_EQ(s.wcsph.speedOfSound, WcsphSettings{}.speedOfSound);  // the whole section was replaced
+}
+
+TEST(SceneIo, OverrideCreatesMissingSections) {
+  SceneDesc s = parseScene(kMinimal, "minimal.json", {"time.frames=10", "colliders.0.shape.radius=0.3"});
+  EXPECT_EQ(s.time.frames, 10);
+  EXPECT_EQ(s.colliders[0].shape.radius, 0.3f);
+}
+
+TEST(SceneIo, OverrideOfAnUnknownKeyIsRejectedWithItsPath) {
+  expectInputError([] { loadScene(scenePath("dam_break.json"), {"pbf.iterationz=6"}); },
+                   {"dam_break.json", "unknown key '/pbf/iterationz'", "did you mean 'iterations'",
+                    "iterations,", "--set 'pbf.iterationz=6'"});
+  expectInputError([] { loadScene(scenePath("dam_break.json"), {"solvr=wcsph"}); }, {"'/solvr'", "--set"});
+}
+
+TEST(SceneIo, OverrideValuesAreValidatedLikeTheFile) {
+  expectInputError(
+      [] { loadScene(scenePath("dam_break.json"), {"pbf.iterations=many"}); },
+      {"dam_break.json: /pbf/iterations: expected an integer, got string", "--set 'pbf.iterations=many'"});
+  expectInputError([] { loadScene(scenePath("dam_break.json"), {"solver=mpm"}); },
+                   {"/solver: unknown value 'mpm'; allowed values: pbf, wcsph", "not available yet"});
+}
+
+TEST(SceneIo, MalformedOverridesNameSetAndTheText) {
+  const std::string dam = scenePath("dam_break.json");
+  expectInputError([&] { loadScene(dam, {"pbf.iterations"}); },
+                   {"dam_break.json", "--set 'pbf.iterations'", "key.path=value"});
+  expectInputError([&] { loadScene(dam, {"=6"}); }, {"--set '=6'", "empty"});
+  expectInputError([&] { loadScene(dam, {"pbf..iterations=6"}); },
+                   {"--set 'pbf..iterations=6'", "empty part"});
+  expectInputError(
+      [&] { loadScene(dam, {"emitters.3.jitter=0.1"}); },
+      {"dam_break.json", "--set 'emitters.3.jitter=0.1'", "out of range", "/emitters has 1 element"});
+  expectInputError([&] { loadScene(dam, {"emitters.first.jitter=0.1"}); },
+                   {"--set", "/emitters is an array"});
+  expectInputError([&] { loadScene(dam, {"name.first=x"}); }, {"--set", "/name is a string"});
+}
+
+// ---------------------------------------------------------------- bad input
+
+TEST(SceneIo, MissingFile) {
+  expectInputError([] { loadScene("/nonexistent/dir/scene.json"); },
+                   {"scene file '/nonexistent/dir/scene.json' not found"});
+  expectInputError([] { loadScene(kRoot + "/scenes"); }, {"is a directory"});
+}
+
+TEST(SceneIo, MalformedJsonNamesFileLineAndColumn) {
+  std::string path = writeTemp("broken.json", "{\n  \"name\": \"x\",\n  \"solver\" \"pbf\"\n}\n");
+  expectInputError([&] { loadScene(path); }, {path, "line 3, column 16", "invalid JSON", "expected ':'"});
+  expectInputError([] { parseScene("{\"name\": \"x\",}", "trailing.json"); },
+                   {"trailing.json: line 1, column 14: invalid JSON"});
+  expectInputError([] { parseScene("", "empty.json"); }, {"empty.json", "line 1", "invalid JSON"});
+  expectInputError([] { parseScene("[1, 2]", "array.json"); }, {"array.json", "JSON object"});
+}
+
+TEST(SceneIo, DuplicateKey) {
+  expectInputError([] { parseScene(R"({"pbf": {"iterations": 3, "iterations": 5}})", "dup.json"); },
+                   {"dup.json: /pbf/iterations: duplicate key"});
+  expectInputError(
+      [] { parseScene(R"({"emitters": [{}, {"type": "volume", "type": "nozzle"}]})", "dup.json"); },
+      {"dup.json: /emitters/1/type: duplicate key"});
+}
+
+TEST(SceneIo, UnknownKeyListsTheAllowedKeys) {
+  expectInputError(
+      [] { parseScene(minimalWith("/pbf/iterationz", 4), "bad.json"); },
+      {"bad.json: unknown key '/pbf/iterationz'", "allowed keys: iterations, relaxation, clamp_density"});
+  expectInputError(
+      [] {
+        parseScene(minimalWith("/emitters/0/shape/centre", {0, 0, 0}), "bad.json");
+      },
+      {"bad.json: unknown key '/emitters/0/shape/centre'", "did you mean 'center'", "half_extents"});
+  expectInputError(
+      [] {
+        parseScene(minimalWith("/gravity", {0, -9.81, 0}), "bad.json");
+      },
+      {"bad.json: unknown key '/gravity'", "allowed keys: name, solver, description, pbf"});
+  expectInputError([] { parseScene(minimalWith("/colliders/0/mass", 3), "bad.json"); },
+                   {"'/colliders/0/mass'", "allowed keys: name, shape, container"});
+}
+
+TEST(SceneIo, WrongType) {
+  expectInputError([] { parseScene(minimalWith("/pbf/iterations", "4"), "bad.json"); },
+                   {"bad.json: /pbf/iterations: expected an integer, got string"});
+  expectInputError([] { parseScene(minimalWith("/pbf/iterations", 4.5), "bad.json"); },
+                   {"bad.json: /pbf/iterations: expected an integer, got 4.5"});
+  expectInputError([] { parseScene(minimalWith("/fluid/spacing", true), "bad.json"); },
+                   {"bad.json: /fluid/spacing: expected a number, got boolean"});
+  expectInputError([] { parseScene(minimalWith("/time/adaptive", 1), "bad.json"); },
+                   {"bad.json: /time/adaptive: expected true or false, got 1"});
+  expectInputError(
+      [] {
+        parseScene(minimalWith("/forces/gravity", {0, -9.81}), "bad.json");
+      },
+      {"bad.json: /forces/gravity: expected an array of 3 numbers", "got an array of 2 elements"});
+  expectInputError(
+      [] {
+        parseScene(minimalWith("/forces/gravity", {0, "down", 0}), "bad.json");
+      },
+      {"bad.json: /forces/gravity/1: expected a number, got string"});
+  expectInputError([] { parseScene(minimalWith("/pbf", 4), "bad.json"); },
+                   {"bad.json: /pbf: expected an object, got 4"});
+  expectInputError([] { parseScene(minimalWith("/emitters", nlohmann::json::object()), "bad.json"); },
+                   {"bad.json: /emitters: expected an array of emitter objects, got object"});
+  expectInputError([] { parseScene(minimalWith("/name", 3), "bad.json"); },
+                   {"bad.json: /name: expected a string, got 3"});
+  expectInputError([] { parseScene(minimalWith("/description", 3), "bad.json"); },
+                   {"bad.json: /description"});
+  // integral values written as floats are accepted
+  EXPECT_EQ(parseScene(minimalWith("/time/frames", 30.0), "ok.json").time.frames, 30);
+}
+
+TEST(SceneIo, OutOfRange) {
+  expectInputError([] { parseScene(minimalWith("/fluid/spacing", -0.1), "bad.json"); },
+                   {"bad.json: /fluid/spacing: must be > 0, got -0.1"});
+  expectInputError([] { parseScene(minimalWith("/pbf/iterations", 0), "bad.json"); },
+                   {"bad.json: /pbf/iterations: must be an integer in [1, 100], got 0"});
+  expectInputError([] { parseScene(minimalWith("/wcsph/cfl", 0), "bad.json"); },
+                   {"bad.json: /wcsph/cfl: must be in (0, 1], got 0"});
+  expectInputError([] { parseScene(minimalWith("/pbf/scorr_dq", 1), "bad.json"); },
+                   {"bad.json: /pbf/scorr_dq: must be in [0, 1), got 1"});
+  expectInputError([] { parseScene(minimalWith("/emitters/0/seed", -1), "bad.json"); },
+                   {"bad.json: /emitters/0/seed: must be an integer in [0, 4294967295], got -1"});
+  expectInputError([] { parseScene(minimalWith("/time/frames", 3e9), "bad.json"); },
+                   {"/time/frames: must be"});
+  expectInputError([] { parseScene(minimalWith("/fluid/rest_density", 1e300), "bad.json"); },
+                   {"/fluid/rest_density: must be a finite single-precision number"});
+  expectInputError(
+      [] {
+        parseScene(minimalWith("/colliders/0/shape/half_extents", {1, 0, 1}), "bad.json");
+      },
+      {"bad.json: /colliders/0/shape/half_extents: every component must be > 0"});
+  expectInputError(
+      [] {
+        parseScene(minimalWith("/emitters/0/direction", {0, 0, 0}), "bad.json");
+      },
+      {"bad.json: /emitters/0/direction: must not be the zero vector"});
+}
+
+TEST(SceneIo, BadEnumListsTheAllowedValues) {
+  expectInputError([] { parseScene(minimalWith("/solver", "flip"), "bad.json"); },
+                   {"bad.json: /solver: unknown value 'flip'; allowed values: pbf, wcsph"});
+  expectInputError(
+      [] { parseScene(minimalWith("/colliders/0/shape/type", "torus"), "bad.json"); },
+      {"bad.json: /colliders/0/shape/type: unknown value 'torus'", "plane, box, sphere, capsule, cylinder"});
+  expectInputError([] { parseScene(minimalWith("/emitters/0/type", "hose"), "bad.json"); },
+                   {"/emitters/0/type", "volume, nozzle"});
+  expectInputError([] { parseScene(minimalWith("/emitters/0/lattice", "fcc"), "bad.json"); },
+                   {"/emitters/0/lattice", "cubic, bcc"});
+  expectInputError([] { parseScene(minimalWith("/wcsph/equation_of_state", "cole"), "bad.json"); },
+                   {"/wcsph/equation_of_state", "tait, linear"});
+  expectInputError([] { parseScene(minimalWith("/output/format", "obj"), "bad.json"); },
+                   {"bad.json: /output/format", "ply, vtk"});
+}
+
+TEST(SceneIo, NoEmitters) {
+  expectInputError([] { parseScene(minimalWith("/emitters", nlohmann::json::array()), "dry.json"); },
+                   {"dry.json: /emitters: the scene has no fluid; add at least one emitter"});
+  expectInputError([] { parseScene("{}", "empty.json"); }, {"empty.json: /emitters: the scene has no fluid"});
+}
+
+TEST(SceneIo, UnknownColliderReference) {
+  expectInputError([] { parseScene(minimalWith("/emitters/0/collider", "tnak"), "bad.json"); },
+                   {"bad.json: /emitters/0/collider: no collider is named 'tnak'", "named colliders: tank"});
+  EXPECT_EQ(parseScene(minimalWith("/emitters/0/collider", "tank"), "ok.json").emitters[0].collider, "tank");
+}
+
+TEST(SceneIo, CrossFieldRules) {
+  expectInputError(
+      [] {
+        parseScene(minimalWith("/domain/max", {1, 0, 1}), "bad.json");
+      },
+      {"bad.json: /domain: min must be less than max in every component"});
+  expectInputError([] { parseScene(minimalWith("/fluid/spacing", 2), "bad.json"); },
+                   {"bad.json: /fluid/spacing: must not exceed the smallest domain extent"});
+  expectInputError([] { parseScene(minimalWith("/time/max_substeps", 2), "bad.json"); },
+                   {"bad.json: /time/max_substeps: must be >= substeps (4), got 2"});
+  expectInputError(
+      [] {
+        nlohmann::json doc = nlohmann::json::parse(minimalWith("/emitters/0/start", 2.0));
+        doc["emitters"][0]["stop"] = 1.0;
+        parseScene(doc.dump(), "bad.json");
+      },
+      {"bad.json: /emitters/0/stop: must be >= start (2), got 1"});
+  expectInputError(
+      [] {
+        parseScene(minimalWith("/colliders/1", {{"name", "tank"}}), "bad.json");
+      },
+      {"bad.json: /colliders/1/name: duplicate collider name 'tank'"});
+  expectInputError(
+      [] {
+        parseScene(minimalWith("/colliders/0/shape", {{"type", "plane"}, {"normal", {0, 1, 0}}}), "bad.json");
+      },
+      {"bad.json: /colliders/0/container: a plane cannot be a container"});
+  expectInputError(
+      [] {
+        nlohmann::json doc = nlohmann::json::parse(minimalWith("/emitters/0/type", "nozzle"));
+        doc["emitters"][0]["position"] = {2, 0.5, 0.5};
+        parseScene(doc.dump(), "bad.json");
+      },
+      {"bad.json: /emitters/0/position: the nozzle must lie inside the domain"});
+  expectInputError([] { parseScene(minimalWith("/emitters/0/shape/type", "plane"), "bad.json"); },
+                   {"bad.json: /emitters/0/shape/type: a volume emitter cannot fill a plane"});
+  expectInputError(
+      [] {
+        nlohmann::json doc = nlohmann::json::parse(minimalWith("/emitters/0/collider", "floor"));
+        doc["colliders"].push_back({{"name", "floor"}, {"shape", {{"type", "plane"}}}});
+        parseScene(doc.dump(), "bad.json");
+      },
+      {"bad.json: /emitters/0/collider: collider 'floor' is a plane"});
+}
+
+}  // namespace
+}  // namespace eddy
