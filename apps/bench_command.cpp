@@ -108,7 +108,8 @@ double median(std::vector<double> v) {
 }
 
 // one size: build, warm up, then time substeps one by one through the profile's step time
-SizeResult measure(const SceneDesc& base, double volume, long long n, Backend backend, const BenchOptions& o) {
+SizeResult measure(const SceneDesc& base, double volume, long long n, Backend backend,
+                   const BenchOptions& o) {
   SizeResult r;
   r.requested = n;
   SceneDesc scene = base;
@@ -126,7 +127,8 @@ SizeResult measure(const SceneDesc& base, double volume, long long n, Backend ba
     samples.push_back(sim->profile().stepMs - before);
   }
   const Profile& p = sim->profile();
-  for (std::size_t i = 0; i < kStepPhases.size(); ++i) r.phaseMs[i] = p.totalMs[int(kStepPhases[i])] / o.substeps;
+  for (std::size_t i = 0; i < kStepPhases.size(); ++i)
+    r.phaseMs[i] = p.totalMs[int(kStepPhases[i])] / o.substeps;
   r.particles = sim->particleCount();
   r.medianMs = median(samples);
   r.minMs = *std::min_element(samples.begin(), samples.end());
@@ -151,8 +153,9 @@ SizeResult measureOrSkip(const SceneDesc& base, double volume, long long n, Back
 }
 
 void printHeader(const BenchOptions& o, Backend backend) {
-  std::printf("eddy bench: solver %s, backend %s (%s), %d timed substeps after %d warm-up\n", o.solver.c_str(),
-              backendName(backend), deviceDescription(backend).c_str(), o.substeps, o.warmup);
+  std::printf("eddy bench: solver %s, backend %s (%s), %d timed substeps after %d warm-up\n",
+              o.solver.c_str(), backendName(backend), deviceDescription(backend).c_str(), o.substeps,
+              o.warmup);
   std::printf("%10s %11s %9s %9s %9s %9s %9s %9s %13s %9s\n", "particles", "ms/substep", "grid", "density",
               "correct", "collide", "visc/vort", "integrate", "Mparticles/s", "MiB");
   std::printf("%10s %11s %40s\n", "", "(median)", "(mean ms per substep)");
@@ -206,18 +209,21 @@ void writeJson(const BenchOptions& o, Backend backend, const std::vector<SizeRes
 
 CLI::App* addBenchCommand(CLI::App& app, BenchOptions& o) {
   CLI::App* sub = app.add_subcommand(
-      "bench", "Time simulation substeps of a dam break at several particle counts and print a per-phase "
-               "table (optionally JSON). Nothing else is written.");
+      "bench",
+      "Time simulation substeps of a dam break at several particle counts and print a per-phase "
+      "table (optionally JSON). Nothing else is written.");
   sub->add_option("--solver", o.solver, "Solver to time: pbf or wcsph.")
       ->type_name("pbf|wcsph")
       ->capture_default_str();
-  sub->add_option("--particles", o.particles, "Comma-separated particle counts; each is built and timed on its own.")
+  sub->add_option("--particles", o.particles,
+                  "Comma-separated particle counts; each is built and timed on its own.")
       ->type_name("N,N,...")
       ->delimiter(',')
       ->allow_extra_args(false)
       ->check(atLeast(1))
       ->default_str("65536,262144,1048576,4194304");
-  sub->add_option("--backend", o.backend, "Where to run: auto (cuda when a GPU is present, else cpu), cpu, cuda.")
+  sub->add_option("--backend", o.backend,
+                  "Where to run: auto (cuda when a GPU is present, else cpu), cpu, cuda.")
       ->type_name("BACKEND")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
       ->capture_default_str();
@@ -229,10 +235,12 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& o) {
       ->type_name("N")
       ->check(atLeast(0))
       ->capture_default_str();
-  sub->add_option("--json", o.json, "Also write the results to this JSON file. Default: none.")->type_name("FILE");
-  sub->add_option("--scene", o.scene,
-                  "Scene to scale instead of the built-in dam break; its volume emitters set the fluid volume. "
-                  "Default: the built-in dam break.")
+  sub->add_option("--json", o.json, "Also write the results to this JSON file. Default: none.")
+      ->type_name("FILE");
+  sub->add_option(
+         "--scene", o.scene,
+         "Scene to scale instead of the built-in dam break; its volume emitters set the fluid volume. "
+         "Default: the built-in dam break.")
       ->type_name("FILE");
   return sub;
 }

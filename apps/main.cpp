@@ -26,7 +26,8 @@ std::string versionText() {
 
 // same prefix as the engine's own errors, so every failure reads alike
 std::string usageFailure(const CLI::App*, const CLI::Error& e) {
-  return std::string("eddy: error: ") + e.what() + "\nrun 'eddy --help' or 'eddy <command> --help' for usage\n";
+  return std::string("eddy: error: ") + e.what() +
+         "\nrun 'eddy --help' or 'eddy <command> --help' for usage\n";
 }
 
 void reportError(const char* message) { std::fprintf(stderr, "eddy: error: %s\n", message); }
@@ -54,10 +55,12 @@ int guarded(Command&& command) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"eddy: particle fluid simulation (Position Based Fluids and weakly compressible SPH) on the CPU "
-               "or a CUDA GPU.",
-               "eddy"};
-  app.set_version_flag("--version", versionText, "Print the version, the backends built and the GPU, then exit.");
+  CLI::App app{
+      "eddy: particle fluid simulation (Position Based Fluids and weakly compressible SPH) on the CPU "
+      "or a CUDA GPU.",
+      "eddy"};
+  app.set_version_flag("--version", versionText,
+                       "Print the version, the backends built and the GPU, then exit.");
   app.require_subcommand(1);
   app.failure_message(usageFailure);
 

@@ -100,9 +100,9 @@ void simulateFrames(Simulation& sim, FrameWriter& writer, int frames, bool quiet
 }
 
 void writeRunSummary(Simulation& sim, const SceneDesc& scene, const RunOptions& o, Backend backend) {
-  writeFileAtomic(joinPath(o.out, "profile.json"),
-                  profileJson(sim.profile(), backendName(backend), deviceDescription(backend),
-                              sim.particleCount()));
+  writeFileAtomic(
+      joinPath(o.out, "profile.json"),
+      profileJson(sim.profile(), backendName(backend), deviceDescription(backend), sim.particleCount()));
   writeFileAtomic(joinPath(o.out, "scene.json"), sceneToJson(scene));
 }
 
@@ -110,8 +110,9 @@ void writeRunSummary(Simulation& sim, const SceneDesc& scene, const RunOptions& 
 
 CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
   CLI::App* sub = app.add_subcommand(
-      "run", "Simulate a scene and write particle caches, per-frame statistics (stats.jsonl), the timing "
-             "profile (profile.json) and the resolved scene (scene.json) to the output folder.");
+      "run",
+      "Simulate a scene and write particle caches, per-frame statistics (stats.jsonl), the timing "
+      "profile (profile.json) and the resolved scene (scene.json) to the output folder.");
   sub->add_option("scene", o.scene, "Scene file (JSON). Default: the built-in dam break.")->type_name("FILE");
   CLI::Option* frames =
       sub->add_option("--frames", o.frames, "Number of frames to simulate. Default: the scene's time.frames.")
@@ -119,7 +120,8 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
   sub->add_option("--out", o.out, "Output folder; created if missing, existing files are overwritten.")
       ->type_name("DIR")
       ->capture_default_str();
-  sub->add_option("--backend", o.backend, "Where to run: auto (cuda when a GPU is present, else cpu), cpu, cuda.")
+  sub->add_option("--backend", o.backend,
+                  "Where to run: auto (cuda when a GPU is present, else cpu), cpu, cuda.")
       ->type_name("BACKEND")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
       ->capture_default_str();

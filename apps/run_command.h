@@ -13,13 +13,13 @@ class App;
 namespace eddy::app {
 
 struct RunOptions {
-  std::string scene;                 // empty: the embedded dam break
-  int frames = 0;                    // used only when framesSet
+  std::string scene;  // empty: the embedded dam break
+  int frames = 0;     // used only when framesSet
   bool framesSet = false;
   std::string out = "output";
   std::string backend = "auto";
-  std::string format;                // empty: the scene's output.format
-  std::vector<std::string> sets;     // "key.path=value"
+  std::string format;             // empty: the scene's output.format
+  std::vector<std::string> sets;  // "key.path=value"
   bool quiet = false;
 };
 

@@ -48,8 +48,8 @@ class Cli : public ::testing::Test {
   // runs eddy with args (already shell-quoted where needed) inside the temp folder
   CliResult run(const std::string& args) {
     const fs::path out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
-    const std::string cmd = "cd " + quoted(dir_.string()) + " && " + quoted(EDDY_CLI_PATH) + " " + args + " >" +
-                            quoted(out.string()) + " 2>" + quoted(err.string()) + " </dev/null";
+    const std::string cmd = "cd " + quoted(dir_.string()) + " && " + quoted(EDDY_CLI_PATH) + " " + args +
+                            " >" + quoted(out.string()) + " 2>" + quoted(err.string()) + " </dev/null";
     const int status = std::system(cmd.c_str());
     CliResult r;
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -124,8 +124,8 @@ TEST_F(Cli, TinyRunWritesEveryFile) {
   const fs::path out = dir_ / "tiny";
   const CliResult r = tinyRun(out.string());
   ASSERT_EQ(r.code, 0) << r.err;
-  for (const char* name : {"particles_000000.ply", "particles_000001.ply", "particles_000002.ply", "stats.jsonl",
-                           "profile.json", "scene.json"})
+  for (const char* name : {"particles_000000.ply", "particles_000001.ply", "particles_000002.ply",
+                           "stats.jsonl", "profile.json", "scene.json"})
     EXPECT_TRUE(fs::is_regular_file(out / name)) << name;
   EXPECT_EQ(countLines(readText(out / "stats.jsonl")), 3);
   for (const auto& entry : fs::directory_iterator(out))

@@ -403,8 +403,8 @@ TEST(SceneIo, OverrideCreatesMissingSections) {
 
 TEST(SceneIo, OverrideOfAnUnknownKeyIsRejectedWithItsPath) {
   expectInputError([] { loadScene(scenePath("dam_break.json"), {"pbf.iterationz=6"}); },
-                   {"dam_break.json", "unknown key '/pbf/iterationz'", "did you mean 'iterations'",
-                    "iterations,", "--set 'pbf.iterationz=6'"});
+                   {"dam_break.json: unknown key '/pbf/iterationz'; allowed keys: iterations",
+                    "did you mean 'iterations'", "iterations,", "--set 'pbf.iterationz=6'"});
   expectInputError([] { loadScene(scenePath("dam_break.json"), {"solvr=wcsph"}); }, {"'/solvr'", "--set"});
 }
 
@@ -446,6 +446,8 @@ TEST(SceneIo, MalformedJsonNamesFileLineAndColumn) {
                    {"trailing.json: line 1, column 14: invalid JSON"});
   expectInputError([] { parseScene("", "empty.json"); }, {"empty.json", "line 1", "invalid JSON"});
   expectInputError([] { parseScene("[1, 2]", "array.json"); }, {"array.json", "JSON object"});
+  expectInputError([] { parseScene("{\"fluid\": {\"spacing\": 1e400}}", "huge.json"); },
+                   {"huge.json", "invalid JSON", "number overflow"});
 }
 
 TEST(SceneIo, DuplicateKey) {

@@ -155,9 +155,10 @@ class Reader {
         std::size_t d = editDistance(key, a);
         if (d < bestDist) bestDist = d, best = a;
       }
+      msg += "; allowed keys: " + joinList(allowed);
       if (bestDist <= std::max<std::size_t>(1, key.size() / 3))
-        msg += " (did you mean '" + std::string(best) + "'?)";
-      msg += "; allowed keys: " + joinList(allowed) + overrideNote(keyPtr);
+        msg += "; did you mean '" + std::string(best) + "'?";
+      msg += overrideNote(keyPtr);
       throw InputError(msg);
     }
   }
@@ -184,7 +185,7 @@ class Reader {
     // 1e5 or 6.0 in a file are integers in value, so accept them
     if (v.is_number_float()) {
       double d = v.get<double>();
-      integral = std::isfinite(d) && std::floor(d) == d && std::fabs(d) < 9.0e15;
+      integral = std::isfinite(d) && std::floor(d) == d;
     }
     if (!integral) fail(ptr, "expected an integer, got " + describe(v));
     double d = v.get<double>();
@@ -220,7 +221,7 @@ class Reader {
     std::string s = v.get<std::string>();
     if (!choices.empty() && std::find(choices.begin(), choices.end(), s) == choices.end()) {
       std::string msg = "unknown value '" + s + "'; allowed values: " + joinList(choices);
-      if (ptr == "/solver" && s == "mpm") msg += " (the mpm solver is not available yet)";
+      if (ptr == "/solver" && s == "mpm") msg += "; the mpm solver is not available yet";
       fail(ptr, msg);
     }
     return s;
@@ -493,6 +494,12 @@ Json parseDocument(const std::string& text, const Reader& reader) {
     if (at != std::string::npos) reason = reason.substr(at + 2);
     throw InputError(reader.source() + ": line " + std::to_string(line) + ", column " +
                      std::to_string(column) + ": invalid JSON: " + reason);
+  } catch (const Json::exception& e) {
+    // a number too large for a double (1e400) is reported without a position
+    std::string reason = e.what();
+    std::size_t at = reason.find("] ");
+    if (at != std::string::npos) reason = reason.substr(at + 2);
+    throw InputError(reader.source() + ": invalid JSON: " + reason);
   }
   if (!duplicate.empty()) reader.fail(duplicate, "duplicate key; each key may appear only once in an object");
   return doc;

@@ -85,32 +85,36 @@ void PositionBasedFluids::predict(StepContext& ctx, Real dt) {
 void PositionBasedFluids::solveDensity(StepContext& ctx) {
   ScopedPhase t(ctx.timers, Phase::Density);
   ParticleSet& p = ctx.particles;
-  auto xpView = p.vec3(attr_pbf::kPredicted);
-  computeDensity(ctx, {xpView.data, xpView.size}, p.real(attr::kDensity));
-
-  const Vec3* xp = xpView.data;
-  const Real* rho = p.real(attr::kDensity).data;
+  const Vec3* xp = p.vec3(attr_pbf::kPredicted).data;
+  Real* rho = p.real(attr::kDensity).data;
   Real* lambda = p.real(attr_pbf::kLambda).data;
   NeighborView nb = ctx.grid.neighbors();
   SphKernels k = ctx.kernels;
+  Real m = ctx.particleMass;
   Real rho0 = ctx.scene.fluid.restDensity;
-  Real gradScale = ctx.particleMass / rho0;
+  Real gradScale = m / rho0;
   Real eps = settings_.relaxation / (ctx.scene.fluid.spacing * ctx.scene.fluid.spacing);
   bool clamp = settings_.clampDensity;
+  // density and the constraint gradients in one pass over the neighbours
   parallelFor(p.size(), EDDY_KERNEL(Index i) {
-    Real c = rho[i] / rho0 - 1;
-    if (clamp && c < 0) c = 0;
     Vec3 xi = xp[i];
+    Real w = k.poly6(0);
     Vec3 gradI{};
     Real sumGrad2 = 0;
     Index n = nb.count(i);
     for (Index s = 0; s < n; ++s) {
       Vec3 d = xi - xp[nb.at(i, s)];
-      Vec3 g = k.spikyGradient(d, length(d)) * gradScale;
+      Real r2 = dot(d, d);
+      w += k.poly6(r2);
+      Vec3 g = k.spikyGradient(d, sqrtf(r2)) * gradScale;
       gradI += g;
       sumGrad2 += dot(g, g);
     }
     sumGrad2 += dot(gradI, gradI);
+    Real density = m * w;
+    Real c = density / rho0 - 1;
+    if (clamp && c < 0) c = 0;
+    rho[i] = density;
     lambda[i] = -c / (sumGrad2 + eps);
   });
 }
@@ -126,6 +130,8 @@ void PositionBasedFluids::correctPositions(StepContext& ctx, Real dt) {
     SphKernels k = ctx.kernels;
     Real scale = ctx.particleMass / ctx.scene.fluid.restDensity;
     Real scorrK = settings_.scorrK / restGradientSum_, scorrN = settings_.scorrN;
+    // integer exponents (the usual n = 4) by repeated multiplication: powf dominates the loop otherwise
+    int scorrPow = scorrN == std::floor(scorrN) ? int(scorrN) : 0;
     Real dq = settings_.scorrDq * k.h;
     Real invWdq = Real(1) / k.poly6(dq * dq);
     Real omega = settings_.sor;
@@ -138,7 +144,15 @@ void PositionBasedFluids::correctPositions(StepContext& ctx, Real dt) {
         Index j = nb.at(i, s);
         Vec3 d = xi - xp[j];
         Real r2 = dot(d, d);
-        Real scorr = scorrK > 0 ? -scorrK * powf(k.poly6(r2) * invWdq, scorrN) : Real(0);
+        Real scorr = 0;
+        if (scorrK > 0) {
+          Real q = k.poly6(r2) * invWdq, qn = 1;
+          if (scorrPow > 0)
+            for (int e = 0; e < scorrPow; ++e) qn *= q;
+          else
+            qn = powf(q, scorrN);
+          scorr = -scorrK * qn;
+        }
         sum += k.spikyGradient(d, sqrtf(r2)) * (li + lambda[j] + scorr);
       }
       Vec3 dp = sum * scale;
