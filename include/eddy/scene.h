@@ -30,7 +30,7 @@ struct WcsphSettings {
   Real speedOfSound = 30.0f;             // "speed_of_sound": m/s (Tait stiffness B = rho0 c^2 / gamma), > 0
   Real gamma = 7.0f;                     // "gamma": Tait exponent, 1..10
   Real stiffness = 1000.0f;              // "stiffness": linear k in p = k (rho - rho0), m^2/s^2, > 0
-  Real viscosity = 0.05f;                // "viscosity": dynamic viscosity mu in Pa s, >= 0
+  Real viscosity = 0.1f;                 // "viscosity": alpha; mu = alpha rho0 h c / 10 (Monaghan scale), >= 0
   Real cfl = 0.4f;                       // "cfl": Courant number for the substep size, 0..1
 };
 

@@ -23,7 +23,7 @@ const char* defaultSceneJson() {
     "equation_of_state": "tait",
     "speed_of_sound": 40.0,
     "gamma": 7.0,
-    "viscosity": 0.05,
+    "viscosity": 0.1,
     "cfl": 0.4
   },
   "fluid": {

@@ -33,6 +33,7 @@ constexpr std::size_t kBytesPerParticle = 4 * (3 * 8 + 4 + 6) + 4 * 80;
 FluidSimulation::FluidSimulation(const SceneDesc& scene) : scene_(scene) {
   kernels_ = SphKernels::make(scene.fluid.supportRatio * scene.fluid.spacing);
   particleMass_ = latticeMass(scene.fluid, kernels_);
+  wall_ = WallKernel::make(kernels_, scene.fluid.spacing, particleMass_, scene.fluid.restDensity);
   solver_ = makeSolver(scene_);
 
   // colliders: the scene's, then the domain as a container
@@ -85,6 +86,7 @@ void FluidSimulation::checkMemory(std::int64_t particles) const {
 StepContext FluidSimulation::context() {
   StepContext ctx{scene_, particles_, grid_, prims_, timers_, {colliders_.data(), colliders_.size()}};
   ctx.kernels = kernels_;
+  ctx.wall = wall_;
   ctx.particleMass = particleMass_;
   ctx.particleRadius = Real(0.5) * scene_.fluid.spacing;
   ctx.time = Real(time_);
@@ -150,7 +152,7 @@ FrameStats FluidSimulation::stats() {
   auto x = particles_.vec3(attr::kPosition);
   grid_.buildNeighborLists({x.data, x.size}, prims_);
   StepContext ctx = context();
-  computeDensity(ctx, {x.data, x.size}, particles_.real(attr::kDensity));
+  computeDensity(ctx, {x.data, x.size}, particles_.real(attr::kDensity), ctx.time);
 
   // per-particle quantities into one scratch array, reduced one at a time
   Buffer<Real> tmp(kDevice, n);

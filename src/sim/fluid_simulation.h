@@ -45,6 +45,7 @@ class FluidSimulation final : public Simulation {
   std::vector<NozzleEmitter> nozzles_;
   std::unique_ptr<Solver> solver_;
   SphKernels kernels_;
+  WallKernel wall_;
   Real particleMass_ = 0;
   int frame_ = 0;
   double time_ = 0;

@@ -8,6 +8,7 @@
 #include "neighbors/neighbor_grid.h"
 #include "sim/particle_set.h"
 #include "sim/phase_timers.h"
+#include "solvers/wall_kernel.h"
 
 #include <eddy/scene.h>
 
@@ -27,6 +28,7 @@ struct StepContext {
   PhaseTimers& timers;
   View<const ColliderData> colliders;  // scene colliders, then the domain container
   SphKernels kernels;
+  WallKernel wall;  // colliders seen as fluid at rest density
   Real particleMass = 0;
   Real particleRadius = 0;  // contact distance to colliders
   Real time = 0;            // at the start of the substep

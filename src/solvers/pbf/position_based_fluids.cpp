@@ -62,7 +62,7 @@ void PositionBasedFluids::step(StepContext& ctx, Real dt) {
     ctx.grid.buildNeighborLists({xp.data, xp.size}, ctx.prims);
   }
   for (int it = 0; it < settings_.iterations; ++it) {
-    solveDensity(ctx);
+    solveDensity(ctx, dt);
     correctPositions(ctx, dt);
   }
   updateVelocities(ctx, dt);
@@ -82,7 +82,7 @@ void PositionBasedFluids::predict(StepContext& ctx, Real dt) {
   });
 }
 
-void PositionBasedFluids::solveDensity(StepContext& ctx) {
+void PositionBasedFluids::solveDensity(StepContext& ctx, Real dt) {
   ScopedPhase t(ctx.timers, Phase::Density);
   ParticleSet& p = ctx.particles;
   const Vec3* xp = p.vec3(attr_pbf::kPredicted).data;
@@ -95,6 +95,10 @@ void PositionBasedFluids::solveDensity(StepContext& ctx) {
   Real gradScale = m / rho0;
   Real eps = settings_.relaxation / (ctx.scene.fluid.spacing * ctx.scene.fluid.spacing);
   bool clamp = settings_.clampDensity;
+  WallKernel wall = ctx.wall;
+  const ColliderData* cs = ctx.colliders.data;
+  int nc = int(ctx.colliders.size);
+  Real time = ctx.time + dt;
   // density and the constraint gradients in one pass over the neighbours
   parallelFor(p.size(), EDDY_KERNEL(Index i) {
     Vec3 xi = xp[i];
@@ -110,8 +114,13 @@ void PositionBasedFluids::solveDensity(StepContext& ctx) {
       gradI += g;
       sumGrad2 += dot(g, g);
     }
+    // colliders: their share of the density and of grad_i C_i (they do not move)
+    Real beyond = 0;
+    Vec3 gradWall{};
+    wall.accumulate(cs, nc, xi, time, beyond, gradWall);
+    gradI += gradWall;
     sumGrad2 += dot(gradI, gradI);
-    Real density = m * w;
+    Real density = m * w + rho0 * beyond;
     Real c = density / rho0 - 1;
     if (clamp && c < 0) c = 0;
     rho[i] = density;
@@ -135,6 +144,10 @@ void PositionBasedFluids::correctPositions(StepContext& ctx, Real dt) {
     Real dq = settings_.scorrDq * k.h;
     Real invWdq = Real(1) / k.poly6(dq * dq);
     Real omega = settings_.sor;
+    WallKernel wall = ctx.wall;
+    const ColliderData* cs = ctx.colliders.data;
+    int nc = int(ctx.colliders.size);
+    Real time = ctx.time + dt;
     parallelFor(p.size(), EDDY_KERNEL(Index i) {
       Vec3 xi = xp[i];
       Real li = lambda[i];
@@ -155,7 +168,10 @@ void PositionBasedFluids::correctPositions(StepContext& ctx, Real dt) {
         }
         sum += k.spikyGradient(d, sqrtf(r2)) * (li + lambda[j] + scorr);
       }
-      Vec3 dp = sum * scale;
+      Real beyond = 0;
+      Vec3 gradWall{};
+      wall.accumulate(cs, nc, xi, time, beyond, gradWall);
+      Vec3 dp = sum * scale + gradWall * li;
       if (omega > 0) dp = dp / fmaxf(omega * Real(n), Real(1));
       delta[i] = dp;
     });

@@ -23,11 +23,11 @@ Real WeaklyCompressibleSph::stableTimeStep(StepContext& ctx) {
   Real* s = speed.data;
   parallelFor(n, EDDY_KERNEL(Index i) { s[i] = length(v[i]); });
   Real vmax = ctx.prims.max(speed, n);
-  Real c = settings_.equationOfState == "linear" ? std::sqrt(settings_.stiffness) : settings_.speedOfSound;
+  Real c = soundSpeed();
   Real h = ctx.kernels.h;
   Real dt = settings_.cfl * h / (c + vmax);
   // viscous limit (Monaghan 1992): dt <= 0.125 h^2 / nu
-  Real nu = settings_.viscosity / ctx.scene.fluid.restDensity;
+  Real nu = settings_.viscosity * h * c / 10;
   if (nu > 0) dt = std::fmin(dt, Real(0.125) * h * h / nu);
   // body forces: dt <= 0.25 sqrt(h / |g|)
   Real g = length(ctx.scene.forces.gravity);
@@ -51,7 +51,7 @@ void WeaklyCompressibleSph::densityAndPressure(StepContext& ctx) {
   ScopedPhase t(ctx.timers, Phase::Density);
   ParticleSet& p = ctx.particles;
   auto x = p.vec3(attr::kPosition);
-  computeDensity(ctx, {x.data, x.size}, p.real(attr::kDensity));
+  computeDensity(ctx, {x.data, x.size}, p.real(attr::kDensity), ctx.time);
   const Real* rho = p.real(attr::kDensity).data;
   Real* pressure = p.real(attr_wcsph::kPressure).data;
   Real rho0 = ctx.scene.fluid.restDensity;
@@ -77,8 +77,14 @@ void WeaklyCompressibleSph::forces(StepContext& ctx) {
   NeighborView nb = ctx.grid.neighbors();
   SphKernels k = ctx.kernels;
   Real m = ctx.particleMass;
-  Real mu = settings_.viscosity;
+  // mu = alpha rho0 h c / 10: the Laplacian viscosity as strong as Monaghan's artificial viscosity alpha
+  Real mu = settings_.viscosity * ctx.scene.fluid.restDensity * k.h * soundSpeed() / 10;
   ForcesDesc body = ctx.scene.forces;
+  WallKernel wall = ctx.wall;
+  const ColliderData* cs = ctx.colliders.data;
+  int nc = int(ctx.colliders.size);
+  Real time = ctx.time;
+  Real rho0 = ctx.scene.fluid.restDensity;
   parallelFor(p.size(), EDDY_KERNEL(Index i) {
     Vec3 xi = x[i], vi = v[i];
     Real pi = pressure[i];
@@ -89,9 +95,14 @@ void WeaklyCompressibleSph::forces(StepContext& ctx) {
       Vec3 d = xi - x[j];
       Real r = length(d);
       Real vol = m / rho[j];
-      fp -= k.spikyGradient(d, r) * (vol * Real(0.5) * (pi + pressure[j]));
+      fp -= k.spikyGradient(d, r) * (m * rho[i] * (pi / (rho[i] * rho[i]) + pressure[j] / (rho[j] * rho[j])));
       fv += (v[j] - vi) * (vol * k.viscosityLaplacian(r));
     }
+    // colliders push back with the particle's own pressure and density mirrored onto them
+    Real beyond = 0;
+    Vec3 gradWall{};
+    wall.accumulate(cs, nc, xi, time, beyond, gradWall);
+    fp -= gradWall * (Real(2) * pi * rho0 / rho[i]);
     acc[i] = (fp + fv * mu) / rho[i] + bodyAcceleration(body, vi);
   });
 }

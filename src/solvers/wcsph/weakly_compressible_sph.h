@@ -7,6 +7,8 @@
 
 #include "solvers/solver.h"
 
+#include <cmath>
+
 namespace eddy::EDDY_NS {
 
 class WeaklyCompressibleSph final : public Solver {
@@ -20,6 +22,9 @@ class WeaklyCompressibleSph final : public Solver {
   void densityAndPressure(StepContext& ctx);
   void forces(StepContext& ctx);
   void integrate(StepContext& ctx, Real dt);
+  Real soundSpeed() const {
+    return settings_.equationOfState == "linear" ? std::sqrt(settings_.stiffness) : settings_.speedOfSound;
+  }
 
  private:
   WcsphSettings settings_;

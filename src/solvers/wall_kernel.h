@@ -1,0 +1,104 @@
+// Colliders as fluid at rest. A particle at distance d from a collider surface gets the density share
+// rho0 * F(d) of the particles that would sit beyond the surface, and the wall's share of grad C (PBF) or
+// of the pressure force (WCSPH) through -A(d) n. F and A are tabulated once from the planar approximation
+// of the surface (curvature radius >> h), in the spirit of the density maps of Koschier & Bender 2017,
+// "Density Maps for Improved SPH Boundary Handling" (SCA 2017), and of mirrored boundary particles.
+#pragma once
+
+#include "colliders/collider.h"
+#include "core/sph_kernels.h"
+
+#include <cmath>
+#include <cstdlib>
+
+namespace eddy {
+
+struct WallKernel {
+  static constexpr int kSamples = 32;
+  Real fraction[kSamples + 1];  // F(d): poly6 mass beyond a wall at distance d, d = 0..h
+  Real gradient[kSamples + 1];  // A(d): spiky kernel integrated over the plane at distance d
+  Real h = 1, invStep = 1;
+
+  // The wall is the fluid's own cubic lattice continued beyond the surface (layers at s/2, 3s/2, ... behind
+  // it, laterally aligned with the particle), so a particle resting at s/2 from a flat wall sees exactly
+  // the neighbourhood it would have inside the fluid.
+  static WallKernel make(const SphKernels& k, Real spacing, Real mass, Real restDensity) {
+    WallKernel w;
+    w.h = k.h;
+    w.invStep = Real(kSamples) / k.h;
+    double s = spacing, h = k.h, vol = double(mass) / restDensity;
+    int reach = int(std::ceil(h / s));
+    for (int i = 0; i <= kSamples; ++i) {
+      double d = h * i / kSamples, frac = 0, grad = 0;
+      for (int layer = 0;; ++layer) {
+        double z = d + s * (0.5 + layer);
+        if (z >= h) break;
+        for (int a = -reach; a <= reach; ++a)
+          for (int b = -reach; b <= reach; ++b) {
+            double r2 = (a * a + b * b) * s * s + z * z;
+            if (r2 >= h * h) continue;
+            double r = std::sqrt(r2), q = h - r;
+            frac += vol * double(k.poly6Coef) * (h * h - r2) * (h * h - r2) * (h * h - r2);
+            grad += vol * -double(k.spikyGradCoef) * q * q * z / r;
+          }
+      }
+      w.fraction[i] = Real(frac);
+      w.gradient[i] = Real(grad);
+    }
+    return w;
+  }
+
+  EDDY_HD Real lookup(const Real* table, Real d) const {
+    if (d >= h) return 0;
+    Real u = fmaxf(d, Real(0)) * invStep;
+    int i = int(u);
+    if (i >= kSamples) return table[kSamples];
+    Real f = u - Real(i);
+    return table[i] * (1 - f) + table[i + 1] * f;
+  }
+
+  // sums over colliders: the kernel mass beyond the walls and the integral of grad W over them
+  EDDY_HD void accumulate(const ColliderData* cs, int n, Vec3 x, Real t, Real& massFraction,
+                          Vec3& gradW) const {
+    for (int c = 0; c < n; ++c) {
+      if (cs[c].kind == ShapeKind::Box && cs[c].container) {
+        accumulateBoxFaces(cs[c], x, t, massFraction, gradW);
+        continue;
+      }
+      Vec3 nrm;
+      Real d = signedDistance(cs[c], x, t, &nrm);
+      if (d >= h) continue;
+      massFraction += lookup(fraction, d);
+      gradW -= nrm * lookup(gradient, d);
+    }
+  }
+
+  // Inside a tank every face near the particle counts, not only the nearest one. Near an edge or a corner
+  // the regions beyond two faces overlap; treating the faces as independent (exact for a separable
+  // kernel) gives beyond = 1 - prod(1 - F_f), and its gradient by the product rule.
+  EDDY_HD void accumulateBoxFaces(const ColliderData& c, Vec3 x, Real t, Real& massFraction, Vec3& gradW) const {
+    Quat q = colliderOrientation(c, t);
+    Vec3 local = rotate(conjugate(q), x - colliderCenter(c, t));
+    const Real p[3] = {local.x, local.y, local.z};
+    const Real e[3] = {c.halfExtents.x, c.halfExtents.y, c.halfExtents.z};
+    Real inside = 1;  // prod (1 - F_f)
+    Vec3 grad{};      // sum_f grad_f prod_{g != f} (1 - F_g), built incrementally
+    for (int a = 0; a < 3; ++a) {
+      Vec3 axis = rotate(q, Vec3{a == 0 ? Real(1) : Real(0), a == 1 ? Real(1) : Real(0),
+                                 a == 2 ? Real(1) : Real(0)});
+      for (int side = 0; side < 2; ++side) {
+        Real d = side == 0 ? p[a] + e[a] : e[a] - p[a];
+        if (d >= h) continue;
+        Real f = lookup(fraction, d);
+        // the face normal points into the tank: +axis for the low face, -axis for the high one
+        Vec3 gf = axis * ((side == 0 ? Real(-1) : Real(1)) * lookup(gradient, d));
+        grad = grad * (1 - f) + gf * inside;
+        inside *= 1 - f;
+      }
+    }
+    massFraction += 1 - inside;
+    gradW += grad;
+  }
+};
+
+}  // namespace eddy
