@@ -128,16 +128,20 @@ std::uint32_t Primitives::max(View<std::uint32_t> values, Index n) {
 
 void Primitives::sortPairs(View<std::uint32_t> keys, View<std::uint32_t> values, View<std::uint32_t> keysTmp,
                            View<std::uint32_t> valuesTmp, Index n, int bits) {
-  // pack (key, value) so that ties keep their order: values arrive as 0..n-1 or already stable
+  // pack (key, index) so that ties keep their input order, then move the values along
   auto* packed = static_cast<std::uint64_t*>(scratch(std::size_t(n) * sizeof(std::uint64_t)));
   const std::uint32_t mask = bits >= 32 ? ~0u : ((1u << bits) - 1u);
   std::uint32_t* k = keys.data;
   std::uint32_t* v = values.data;
-  parallelFor(n, [=](Index i) { packed[i] = (std::uint64_t(k[i] & mask) << 32) | v[i]; });
+  std::uint32_t* vTmp = valuesTmp.data;
+  parallelFor(n, [=](Index i) {
+    packed[i] = (std::uint64_t(k[i] & mask) << 32) | std::uint32_t(i);
+    vTmp[i] = v[i];
+  });
   tbb::parallel_sort(packed, packed + n);
   parallelFor(n, [=](Index i) {
     k[i] = std::uint32_t(packed[i] >> 32);
-    v[i] = std::uint32_t(packed[i]);
+    v[i] = vTmp[std::uint32_t(packed[i])];
   });
 }
 
