@@ -28,9 +28,9 @@ namespace eddy::app {
 namespace {
 
 // the phases a substep is made of (output is not part of a substep)
-constexpr std::array<Phase, 6> kStepPhases{Phase::NeighborGrid,       Phase::Density,
-                                           Phase::PositionCorrection, Phase::Collision,
-                                           Phase::ViscosityVorticity, Phase::Integration};
+constexpr std::array<Phase, 7> kStepPhases{
+    Phase::NeighborGrid, Phase::NeighborLists,      Phase::Density,    Phase::PositionCorrection,
+    Phase::Collision,    Phase::ViscosityVorticity, Phase::Integration};
 
 struct SizeResult {
   long long requested = 0;
@@ -156,8 +156,8 @@ void printHeader(const BenchOptions& o, Backend backend) {
   std::printf("eddy bench: solver %s, backend %s (%s), %d timed substeps after %d warm-up\n",
               o.solver.c_str(), backendName(backend), deviceDescription(backend).c_str(), o.substeps,
               o.warmup);
-  std::printf("%10s %11s %9s %9s %9s %9s %9s %9s %13s %9s\n", "particles", "ms/substep", "grid", "density",
-              "correct", "collide", "visc/vort", "integrate", "Mparticles/s", "MiB");
+  std::printf("%10s %11s %9s %9s %9s %9s %9s %9s %9s %13s %9s\n", "particles", "ms/substep", "grid", "lists",
+              "density", "correct", "collide", "visc/vort", "integrate", "Mparticles/s", "MiB");
   std::printf("%10s %11s %40s\n", "", "(median)", "(mean ms per substep)");
   std::fflush(stdout);
 }

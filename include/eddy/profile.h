@@ -7,23 +7,24 @@
 namespace eddy {
 
 enum class Phase : int {
-  NeighborGrid,         // cell indices, sort, reorder, cell ranges, neighbour lists
-  Density,              // density, lambda (PBF) or pressure (WCSPH)
-  PositionCorrection,   // PBF delta-p, WCSPH pressure forces
-  Collision,            // colliders and domain
-  ViscosityVorticity,   // XSPH / viscosity / vorticity confinement
-  Integration,          // prediction, velocity update, emitters, forces
-  Output,               // host copies and file writing
+  NeighborGrid,        // cell indices, sort, reorder, cell ranges
+  NeighborLists,       // neighbour lists from the cell ranges
+  Density,             // density, lambda (PBF) or pressure (WCSPH)
+  PositionCorrection,  // PBF delta-p, WCSPH pressure forces
+  Collision,           // colliders and domain
+  ViscosityVorticity,  // XSPH / viscosity / vorticity confinement
+  Integration,         // prediction, velocity update, emitters, forces
+  Output,              // host copies and file writing
   Count
 };
 
 inline constexpr std::array<const char*, int(Phase::Count)> kPhaseNames = {
-    "neighbour grid", "density / lambda", "position correction", "collisions",
-    "viscosity + vorticity", "integration", "output"};
+    "neighbour grid", "neighbour lists",       "density / lambda", "position correction",
+    "collisions",     "viscosity + vorticity", "integration",      "output"};
 
 inline constexpr std::array<const char*, int(Phase::Count)> kPhaseKeys = {
-    "neighbor_grid", "density", "position_correction", "collision",
-    "viscosity_vorticity", "integration", "output"};
+    "neighbor_grid", "neighbor_lists",      "density",     "position_correction",
+    "collision",     "viscosity_vorticity", "integration", "output"};
 
 struct Profile {
   std::array<double, int(Phase::Count)> totalMs{};

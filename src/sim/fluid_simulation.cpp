@@ -84,13 +84,17 @@ void FluidSimulation::checkMemory(std::int64_t particles) const {
 }
 
 StepContext FluidSimulation::context() {
-  StepContext ctx{scene_, particles_, grid_, prims_, timers_, {colliders_.data(), colliders_.size()}};
-  ctx.kernels = kernels_;
-  ctx.wall = wall_;
-  ctx.particleMass = particleMass_;
-  ctx.particleRadius = Real(0.5) * scene_.fluid.spacing;
-  ctx.time = Real(time_);
-  return ctx;
+  return StepContext{scene_,
+                     particles_,
+                     grid_,
+                     prims_,
+                     timers_,
+                     {colliders_.data(), colliders_.size()},
+                     kernels_,
+                     wall_,
+                     particleMass_,
+                     Real(0.5) * scene_.fluid.spacing,
+                     Real(time_)};
 }
 
 Profile& FluidSimulation::profile() {

@@ -58,6 +58,9 @@ void PositionBasedFluids::step(StepContext& ctx, Real dt) {
   {
     ScopedPhase t(ctx.timers, Phase::NeighborGrid);
     ctx.grid.sortParticles(ctx.particles, attr_pbf::kPredicted, ctx.prims);
+  }
+  {
+    ScopedPhase t(ctx.timers, Phase::NeighborLists);
     auto xp = ctx.particles.vec3(attr_pbf::kPredicted);
     ctx.grid.buildNeighborLists({xp.data, xp.size}, ctx.prims);
   }

@@ -39,6 +39,9 @@ void WeaklyCompressibleSph::step(StepContext& ctx, Real dt) {
   {
     ScopedPhase t(ctx.timers, Phase::NeighborGrid);
     ctx.grid.sortParticles(ctx.particles, attr::kPosition, ctx.prims);
+  }
+  {
+    ScopedPhase t(ctx.timers, Phase::NeighborLists);
     auto x = ctx.particles.vec3(attr::kPosition);
     ctx.grid.buildNeighborLists({x.data, x.size}, ctx.prims);
   }
