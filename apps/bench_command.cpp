@@ -242,12 +242,19 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& o) {
          "Scene to scale instead of the built-in dam break; its volume emitters set the fluid volume. "
          "Default: the built-in dam break.")
       ->type_name("FILE");
+  sub->add_option("--set", o.overrides,
+                  "Override a scene key before sizing, e.g. --set pbf.iterations=2 (repeatable).")
+      ->type_name("KEY.PATH=VALUE")
+      ->allow_extra_args(false);
   return sub;
 }
 
 int benchCommand(const BenchOptions& o) {
   checkSolver(o.solver);
-  const SceneDesc base = loadScene(o.scene, {"solver=" + o.solver, "output.particles=false"});
+  std::vector<std::string> overrides = o.overrides;
+  overrides.push_back("solver=" + o.solver);
+  overrides.push_back("output.particles=false");
+  const SceneDesc base = loadScene(o.scene, overrides);
   const double volume = emitterVolume(base);
   if (!(volume > 0))
     throw InputError("bench: scene '" + base.sourcePath +

@@ -18,6 +18,7 @@ struct BenchOptions {
   int warmup = 10;
   std::string json;   // empty: no JSON file
   std::string scene;  // empty: the embedded dam break
+  std::vector<std::string> overrides;  // --set key.path=value
 };
 
 // registers the subcommand; the options land in opts when it is parsed

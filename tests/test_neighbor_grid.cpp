@@ -108,7 +108,7 @@ double sortBuildAndCheck(Fixture& f, NeighborGrid& grid, Primitives& prims, int 
 
   grid.sortParticles(f.particles, attr::kPosition, prims);
   auto x = f.particles.vec3(attr::kPosition);
-  grid.buildNeighborLists({x.data, x.size}, prims);
+  grid.buildNeighborLists(asConst(x), prims);
   EXPECT_EQ(f.particles.size(), n) << what;
 
   // the ids are a permutation and every persistent attribute followed its particle

@@ -43,6 +43,14 @@ EDDY_HD inline Vec3 cwiseMin(Vec3 a, Vec3 b) { return {fminf(a.x, b.x), fminf(a.
 EDDY_HD inline Vec3 cwiseMax(Vec3 a, Vec3 b) { return {fmaxf(a.x, b.x), fmaxf(a.y, b.y), fmaxf(a.z, b.z)}; }
 EDDY_HD inline Vec3 cwiseAbs(Vec3 a) { return {fabsf(a.x), fabsf(a.y), fabsf(a.z)}; }
 
+// four reals, 16-byte aligned: a position with one more value beside it, read in one load on the GPU
+struct alignas(16) Vec4 {
+  Real x = 0, y = 0, z = 0, w = 0;
+};
+
+EDDY_HD inline Vec3 xyz(const Vec4& a) { return {a.x, a.y, a.z}; }
+EDDY_HD inline Vec4 withW(Vec3 a, Real w) { return {a.x, a.y, a.z, w}; }
+
 // unit quaternion (w, x, y, z) for collider orientation
 struct Quat {
   Real w = 1, x = 0, y = 0, z = 0;

@@ -46,6 +46,10 @@ inline void gather(View<const Real> src, View<Real> dst, View<const std::uint32_
       d[3 * i + 1] = s[3 * j + 1];
       d[3 * i + 2] = s[3 * j + 2];
     });
+  } else if (components == 4) {
+    auto* d4 = reinterpret_cast<Vec4*>(d);
+    auto* s4 = reinterpret_cast<const Vec4*>(s);
+    parallelFor(n, EDDY_KERNEL(Index i) { d4[i] = s4[o[i]]; });
   } else {
     parallelFor(n * components, EDDY_KERNEL(Index k) {
       Index i = k / components, c = k - i * components;

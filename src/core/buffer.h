@@ -21,6 +21,11 @@ struct View {
 };
 
 template <class T>
+View<const T> asConst(View<T> v) {
+  return {v.data, v.size};
+}
+
+template <class T>
 class Buffer {
  public:
   Buffer() = default;

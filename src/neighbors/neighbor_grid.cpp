@@ -45,20 +45,33 @@ NeighborView NeighborGrid::neighbors() const {
   return {neighborCounts_.data(), neighborIndices_.data(), stride_, capacity_};
 }
 
-void NeighborGrid::sortParticles(ParticleSet& particles, const char* positionAttribute, Primitives& prims) {
-  ensureCapacity(particles.capacity());
-  count_ = particles.size();
-  Index n = count_;
+namespace {
+EDDY_HD inline Vec3 positionOf(const Vec3& p) { return p; }
+EDDY_HD inline Vec3 positionOf(const Vec4& p) { return xyz(p); }
+}  // namespace
+
+template <class Position>
+void NeighborGrid::computeKeys(const Position* x, Index n) {
   GridView g = grid();
-  const Vec3* x = particles.vec3(positionAttribute).data;
   std::uint32_t* keys = keys_.data();
   std::uint32_t* values = values_.data();
   parallelFor(n, EDDY_KERNEL(Index i) {
     int cx, cy, cz;
-    g.cellOf(x[i], cx, cy, cz);
+    g.cellOf(positionOf(x[i]), cx, cy, cz);
     keys[i] = g.key(cx, cy, cz);
     values[i] = std::uint32_t(i);
   });
+}
+
+void NeighborGrid::sortParticles(ParticleSet& particles, const char* positionAttribute, Primitives& prims) {
+  ensureCapacity(particles.capacity());
+  count_ = particles.size();
+  Index n = count_;
+  if (particles.components(positionAttribute) == 4)
+    computeKeys(particles.vec4(positionAttribute).data, n);
+  else
+    computeKeys(particles.vec3(positionAttribute).data, n);
+  std::uint32_t* keys = keys_.data();
   prims.sortPairs(keys_.view(n), values_.view(n), keysTmp_.view(n), valuesTmp_.view(n), n, 3 * axisBits_);
   particles.reorder({values_.data(), std::size_t(n)});
 
@@ -72,9 +85,10 @@ void NeighborGrid::sortParticles(ParticleSet& particles, const char* positionAtt
   });
 }
 
-void NeighborGrid::buildNeighborLists(View<const Vec3> positions, Primitives& prims) {
+template <class Position>
+void NeighborGrid::buildNeighborLists(View<const Position> positions, Primitives& prims) {
   Index n = count_;
-  const Vec3* x = positions.data;
+  const Position* x = positions.data;
   GridView g = grid();
   Real h2 = cellSize_ * cellSize_;
   for (;;) {
@@ -82,11 +96,11 @@ void NeighborGrid::buildNeighborLists(View<const Vec3> positions, Primitives& pr
     std::uint32_t* counts = neighborCounts_.data();
     std::uint32_t* indices = neighborIndices_.data();
     parallelFor(n, EDDY_KERNEL(Index i) {
-      Vec3 xi = x[i];
+      Vec3 xi = positionOf(x[i]);
       Index c = 0;
       g.forEachCandidate(xi, [&](Index j) {
         if (j == i) return;
-        Vec3 d = xi - x[j];
+        Vec3 d = xi - positionOf(x[j]);
         if (dot(d, d) < h2) {
           if (c < nv.stride) {
 #if EDDY_BACKEND_CUDA
@@ -108,6 +122,9 @@ void NeighborGrid::buildNeighborLists(View<const Vec3> positions, Primitives& pr
     neighborIndices_.resize(kDevice, std::size_t(capacity_) * stride_);
   }
 }
+
+template void NeighborGrid::buildNeighborLists<Vec3>(View<const Vec3>, Primitives&);
+template void NeighborGrid::buildNeighborLists<Vec4>(View<const Vec4>, Primitives&);
 
 std::size_t NeighborGrid::bytes() const {
   return keys_.bytes() * 4 + cellStart_.bytes() * 2 + neighborCounts_.bytes() + neighborIndices_.bytes();

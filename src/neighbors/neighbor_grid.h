@@ -39,20 +39,30 @@ struct GridView {
     return spread(std::uint32_t(cx) & axisMask) | (spread(std::uint32_t(cy) & axisMask) << 1) |
            (spread(std::uint32_t(cz) & axisMask) << 2);
   }
-  // calls f(j) for every particle in the 27 cells around p (distance not checked)
+  // calls f(j) for every particle in those of the 27 cells around p that come within one cell size of p
+  // (distance to particles not checked); about a quarter of the edge and corner cells are skipped
   template <class F>
   EDDY_HD void forEachCandidate(Vec3 p, F&& f) const {
-    int cx, cy, cz;
-    cellOf(p, cx, cy, cz);
-    for (int dz = -1; dz <= 1; ++dz)
-      for (int dy = -1; dy <= 1; ++dy)
+    Vec3 u = p * invCellSize;
+    Real fx = floorf(u.x), fy = floorf(u.y), fz = floorf(u.z);
+    int cx = int(fx), cy = int(fy), cz = int(fz);
+    // squared distance, in cell units, from p to the low and high faces of its cell
+    Real lx = u.x - fx, ly = u.y - fy, lz = u.z - fz;
+    for (int dz = -1; dz <= 1; ++dz) {
+      Real gz = dz < 0 ? lz * lz : (dz > 0 ? (1 - lz) * (1 - lz) : Real(0));
+      for (int dy = -1; dy <= 1; ++dy) {
+        Real gy = gz + (dy < 0 ? ly * ly : (dy > 0 ? (1 - ly) * (1 - ly) : Real(0)));
+        if (gy >= 1) continue;
         for (int dx = -1; dx <= 1; ++dx) {
+          if (gy + (dx < 0 ? lx * lx : (dx > 0 ? (1 - lx) * (1 - lx) : Real(0))) >= 1) continue;
           std::uint32_t k = key(cx + dx, cy + dy, cz + dz);
           std::uint32_t s = cellStart[k];
           if (s >= std::uint32_t(count) || sortedKeys[s] != k) continue;
           std::uint32_t e = cellEnd[k];
           for (std::uint32_t j = s; j < e; ++j) f(Index(j));
         }
+      }
+    }
   }
 };
 
@@ -82,10 +92,17 @@ class NeighborGrid {
   // maxNeighbors = 0: no cap (lists grow when a particle has more neighbours than fit)
   void setup(Real cellSize, Index capacity, int maxNeighbors);
 
-  // sorts the particles by cell of `positionAttribute` and reorders every persistent attribute
+  // sorts the particles by cell of `positionAttribute` (Vec3 or Vec4) and reorders every persistent
+  // attribute
   void sortParticles(ParticleSet& particles, const char* positionAttribute, Primitives& prims);
   // builds neighbour lists (pairs closer than the cell size, self excluded) over the sorted positions
-  void buildNeighborLists(View<const Vec3> positions, Primitives& prims);
+  // (Vec3, or Vec4 whose w is ignored)
+  template <class Position>
+  void buildNeighborLists(View<const Position> positions, Primitives& prims);
+
+  // cell key and identity order of every particle (public: CUDA lambdas cannot live in private members)
+  template <class Position>
+  void computeKeys(const Position* x, Index n);
 
   GridView grid() const;
   NeighborView neighbors() const;

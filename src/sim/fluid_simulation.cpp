@@ -154,7 +154,7 @@ FrameStats FluidSimulation::stats() {
   // densities fresh at the current positions
   grid_.sortParticles(particles_, attr::kPosition, prims_);
   auto x = particles_.vec3(attr::kPosition);
-  grid_.buildNeighborLists({x.data, x.size}, prims_);
+  grid_.buildNeighborLists(asConst(x), prims_);
   StepContext ctx = context();
   computeDensity(ctx, {x.data, x.size}, particles_.real(attr::kDensity), ctx.time);
 

@@ -8,6 +8,8 @@ namespace eddy::EDDY_NS {
 
 void ParticleSet::addAttribute(const std::string& name, int components, bool persistent) {
   if (has(name)) return;
+  if (components != 1 && components != 3 && components != 4)
+    throw RuntimeFailure("particle attribute '" + name + "': 1, 3 or 4 components, not " + std::to_string(components));
   Attribute a;
   a.name = name;
   a.components = components;
@@ -33,6 +35,17 @@ const ParticleSet::Attribute& ParticleSet::find(const std::string& name, int com
 }
 
 View<Real> ParticleSet::real(const std::string& name) const { return find(name, 1).data.view(size_); }
+
+View<Vec4> ParticleSet::vec4(const std::string& name) const {
+  const Attribute& a = find(name, 4);
+  return {reinterpret_cast<Vec4*>(a.data.data()), std::size_t(size_)};
+}
+
+int ParticleSet::components(const std::string& name) const {
+  for (const Attribute& a : attributes_)
+    if (a.name == name) return a.components;
+  throw RuntimeFailure("no particle attribute named '" + name + "'");
+}
 
 View<Vec3> ParticleSet::vec3(const std::string& name) const {
   const Attribute& a = find(name, 3);
@@ -65,7 +78,7 @@ void ParticleSet::append(const std::vector<Vec3>& position, const std::vector<Ve
 void ParticleSet::reorder(View<const std::uint32_t> order) {
   for (Attribute& a : attributes_) {
     if (!a.persistent) continue;
-    Buffer<Real>& scratch = a.components == 3 ? scratch3_ : scratch1_;
+    Buffer<Real>& scratch = scratch_[a.components];
     if (scratch.size() != a.data.size()) scratch.resize(kDevice, a.data.size());
     gather({a.data.data(), a.data.size()}, scratch.view(), order, size_, a.components);
     // the attribute takes the gathered copy; its old array becomes the scratch
@@ -74,7 +87,8 @@ void ParticleSet::reorder(View<const std::uint32_t> order) {
 }
 
 std::size_t ParticleSet::bytes() const {
-  std::size_t b = scratch1_.bytes() + scratch3_.bytes();
+  std::size_t b = 0;
+  for (const Buffer<Real>& s : scratch_) b += s.bytes();
   for (const Attribute& a : attributes_) b += a.data.bytes();
   return b;
 }

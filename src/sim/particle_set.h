@@ -24,10 +24,12 @@ class ParticleSet {
 
   View<Real> real(const std::string& name) const;
   View<Vec3> vec3(const std::string& name) const;
+  View<Vec4> vec4(const std::string& name) const;
+  int components(const std::string& name) const;
 
   Index size() const { return size_; }
   Index capacity() const { return capacity_; }
-  // attributes are 1 (Real) or 3 (Vec3) components
+  // attributes are 1 (Real), 3 (Vec3) or 4 (Vec4) components
   // grows storage (keeping contents) to hold at least n particles; growth is geometric
   void reserve(Index n);
   // appends particles; other attributes of the new particles start at zero
@@ -48,7 +50,7 @@ class ParticleSet {
   const Attribute& find(const std::string& name, int components) const;
 
   std::vector<Attribute> attributes_;
-  Buffer<Real> scratch1_, scratch3_;
+  Buffer<Real> scratch_[5];  // reorder scratch by component count
   Index size_ = 0;
   Index capacity_ = 0;
 };

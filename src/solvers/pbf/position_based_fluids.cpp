@@ -7,17 +7,19 @@
 namespace eddy::EDDY_NS {
 
 namespace attr_pbf {
-constexpr const char* kPredicted = "pbf_predicted";
-constexpr const char* kLambda = "pbf_lambda";
+constexpr const char* kPredicted = "pbf_predicted";     // x* (w unused)
+constexpr const char* kPredictedLambda = "pbf_lambda";  // x* and lambda together: one load per neighbour
 constexpr const char* kDelta = "pbf_delta";
 constexpr const char* kNewVelocity = "pbf_new_velocity";
 constexpr const char* kVorticity = "pbf_vorticity";
+constexpr const char* kSpeed = "pbf_speed";
 }  // namespace attr_pbf
 
 void PositionBasedFluids::setup(StepContext& ctx) {
   ParticleSet& p = ctx.particles;
-  p.addAttribute(attr_pbf::kPredicted, 3, true);
-  p.addAttribute(attr_pbf::kLambda, 1, false);
+  p.addAttribute(attr_pbf::kPredicted, 4, true);
+  p.addAttribute(attr_pbf::kPredictedLambda, 4, false);
+  p.addAttribute(attr_pbf::kSpeed, 1, false);
   p.addAttribute(attr_pbf::kDelta, 3, false);
   p.addAttribute(attr_pbf::kNewVelocity, 3, false);
   p.addAttribute(attr_pbf::kVorticity, 3, false);
@@ -42,7 +44,7 @@ Real PositionBasedFluids::stableTimeStep(StepContext& ctx) {
   if (!ctx.scene.time.adaptive) return Solver::stableTimeStep(ctx);
   // CFL on velocity: no particle moves more than cfl * spacing per substep
   Index n = ctx.particles.size();
-  View<Real> speed = ctx.particles.real(attr_pbf::kLambda);
+  View<Real> speed = ctx.particles.real(attr_pbf::kSpeed);
   const Vec3* v = ctx.particles.vec3(attr::kVelocity).data;
   Real* s = speed.data;
   Vec3 g = ctx.scene.forces.gravity;
@@ -61,8 +63,8 @@ void PositionBasedFluids::step(StepContext& ctx, Real dt) {
   }
   {
     ScopedPhase t(ctx.timers, Phase::NeighborLists);
-    auto xp = ctx.particles.vec3(attr_pbf::kPredicted);
-    ctx.grid.buildNeighborLists({xp.data, xp.size}, ctx.prims);
+    auto xp = ctx.particles.vec4(attr_pbf::kPredicted);
+    ctx.grid.buildNeighborLists(asConst(xp), ctx.prims);
   }
   for (int it = 0; it < settings_.iterations; ++it) {
     solveDensity(ctx, dt);
@@ -76,21 +78,21 @@ void PositionBasedFluids::predict(StepContext& ctx, Real dt) {
   ScopedPhase t(ctx.timers, Phase::Integration);
   Vec3* x = ctx.particles.vec3(attr::kPosition).data;
   Vec3* v = ctx.particles.vec3(attr::kVelocity).data;
-  Vec3* xp = ctx.particles.vec3(attr_pbf::kPredicted).data;
+  Vec4* xp = ctx.particles.vec4(attr_pbf::kPredicted).data;
   ForcesDesc forces = ctx.scene.forces;
   parallelFor(ctx.particles.size(), EDDY_KERNEL(Index i) {
     Vec3 vi = v[i] + bodyAcceleration(forces, v[i]) * dt;
     v[i] = vi;
-    xp[i] = x[i] + vi * dt;
+    xp[i] = withW(x[i] + vi * dt, 0);
   });
 }
 
 void PositionBasedFluids::solveDensity(StepContext& ctx, Real dt) {
   ScopedPhase t(ctx.timers, Phase::Density);
   ParticleSet& p = ctx.particles;
-  const Vec3* xp = p.vec3(attr_pbf::kPredicted).data;
+  const Vec4* xp = p.vec4(attr_pbf::kPredicted).data;
   Real* rho = p.real(attr::kDensity).data;
-  Real* lambda = p.real(attr_pbf::kLambda).data;
+  Vec4* xl = p.vec4(attr_pbf::kPredictedLambda).data;
   NeighborView nb = ctx.grid.neighbors();
   SphKernels k = ctx.kernels;
   Real m = ctx.particleMass;
@@ -104,13 +106,13 @@ void PositionBasedFluids::solveDensity(StepContext& ctx, Real dt) {
   Real time = ctx.time + dt;
   // density and the constraint gradients in one pass over the neighbours
   parallelFor(p.size(), EDDY_KERNEL(Index i) {
-    Vec3 xi = xp[i];
+    Vec3 xi = xyz(xp[i]);
     Real w = k.poly6(0);
     Vec3 gradI{};
     Real sumGrad2 = 0;
     Index n = nb.count(i);
     for (Index s = 0; s < n; ++s) {
-      Vec3 d = xi - xp[nb.at(i, s)];
+      Vec3 d = xi - xyz(xp[nb.at(i, s)]);
       Real r2 = dot(d, d);
       w += k.poly6(r2);
       Vec3 g = k.spikyGradient(d, sqrtf(r2)) * gradScale;
@@ -127,17 +129,17 @@ void PositionBasedFluids::solveDensity(StepContext& ctx, Real dt) {
     Real c = density / rho0 - 1;
     if (clamp && c < 0) c = 0;
     rho[i] = density;
-    lambda[i] = -c / (sumGrad2 + eps);
+    xl[i] = withW(xi, -c / (sumGrad2 + eps));
   });
 }
 
 void PositionBasedFluids::correctPositions(StepContext& ctx, Real dt) {
   ParticleSet& p = ctx.particles;
-  Vec3* xp = p.vec3(attr_pbf::kPredicted).data;
+  Vec4* xp = p.vec4(attr_pbf::kPredicted).data;
   Vec3* delta = p.vec3(attr_pbf::kDelta).data;
   {
     ScopedPhase t(ctx.timers, Phase::PositionCorrection);
-    const Real* lambda = p.real(attr_pbf::kLambda).data;
+    const Vec4* xl = p.vec4(attr_pbf::kPredictedLambda).data;
     NeighborView nb = ctx.grid.neighbors();
     SphKernels k = ctx.kernels;
     Real scale = ctx.particleMass / ctx.scene.fluid.restDensity;
@@ -152,13 +154,14 @@ void PositionBasedFluids::correctPositions(StepContext& ctx, Real dt) {
     int nc = int(ctx.colliders.size);
     Real time = ctx.time + dt;
     parallelFor(p.size(), EDDY_KERNEL(Index i) {
-      Vec3 xi = xp[i];
-      Real li = lambda[i];
+      Vec4 own = xl[i];
+      Vec3 xi = xyz(own);
+      Real li = own.w;
       Vec3 sum{};
       Index n = nb.count(i);
       for (Index s = 0; s < n; ++s) {
-        Index j = nb.at(i, s);
-        Vec3 d = xi - xp[j];
+        Vec4 other = xl[nb.at(i, s)];
+        Vec3 d = xi - xyz(other);
         Real r2 = dot(d, d);
         Real scorr = 0;
         if (scorrK > 0) {
@@ -169,7 +172,7 @@ void PositionBasedFluids::correctPositions(StepContext& ctx, Real dt) {
             qn = powf(q, scorrN);
           scorr = -scorrK * qn;
         }
-        sum += k.spikyGradient(d, sqrtf(r2)) * (li + lambda[j] + scorr);
+        sum += k.spikyGradient(d, sqrtf(r2)) * (li + other.w + scorr);
       }
       Real beyond = 0;
       Vec3 gradWall{};
@@ -185,9 +188,9 @@ void PositionBasedFluids::correctPositions(StepContext& ctx, Real dt) {
   int nc = int(ctx.colliders.size);
   Real r = ctx.particleRadius, time = ctx.time + dt;
   parallelFor(p.size(), EDDY_KERNEL(Index i) {
-    Vec3 xi = xp[i] + delta[i];
+    Vec3 xi = xyz(xp[i]) + delta[i];
     projectAll(cs, nc, xi, x[i], r, time, dt);
-    xp[i] = xi;
+    xp[i] = withW(xi, 0);
   });
 }
 
@@ -196,7 +199,7 @@ void PositionBasedFluids::updateVelocities(StepContext& ctx, Real dt) {
   ParticleSet& p = ctx.particles;
   Vec3* x = p.vec3(attr::kPosition).data;
   const Vec3* v = p.vec3(attr::kVelocity).data;
-  const Vec3* xp = p.vec3(attr_pbf::kPredicted).data;
+  const Vec4* xp = p.vec4(attr_pbf::kPredicted).data;
   Vec3* vNew = p.vec3(attr_pbf::kNewVelocity).data;
   const ColliderData* cs = ctx.colliders.data;
   int nc = int(ctx.colliders.size);
@@ -204,13 +207,14 @@ void PositionBasedFluids::updateVelocities(StepContext& ctx, Real dt) {
   Real cap = settings_.maxVelocityChange;
   Real invDt = Real(1) / dt;
   parallelFor(p.size(), EDDY_KERNEL(Index i) {
-    Vec3 vi = (xp[i] - x[i]) * invDt;
+    Vec3 xNew = xyz(xp[i]);
+    Vec3 vi = (xNew - x[i]) * invDt;
     // restitution: a particle that arrived at a contact moving into it leaves with -e times that speed
     for (int c = 0; c < nc; ++c) {
       Vec3 nrm;
-      Real dist = signedDistance(cs[c], xp[i], time, &nrm);
+      Real dist = signedDistance(cs[c], xNew, time, &nrm);
       if (dist > r * Real(1.01) || cs[c].restitution <= 0) continue;
-      Vec3 vc = colliderVelocityAt(cs[c], xp[i], time);
+      Vec3 vc = colliderVelocityAt(cs[c], xNew, time);
       Real vnIn = dot(v[i] - vc, nrm);
       Real vnOut = dot(vi - vc, nrm);
       if (vnIn < 0 && vnOut < -cs[c].restitution * vnIn) vi += nrm * (-cs[c].restitution * vnIn - vnOut);
@@ -221,14 +225,14 @@ void PositionBasedFluids::updateVelocities(StepContext& ctx, Real dt) {
       if (l > cap) vi = v[i] + dv * (cap / l);
     }
     vNew[i] = vi;
-    x[i] = xp[i];
+    x[i] = xNew;
   });
 }
 
 void PositionBasedFluids::viscosityAndVorticity(StepContext& ctx, Real dt) {
   ScopedPhase t(ctx.timers, Phase::ViscosityVorticity);
   ParticleSet& p = ctx.particles;
-  const Vec3* x = p.vec3(attr::kPosition).data;
+  const Vec4* x = p.vec4(attr_pbf::kPredicted).data;  // equal to the new positions now
   Vec3* v = p.vec3(attr::kVelocity).data;
   const Vec3* vNew = p.vec3(attr_pbf::kNewVelocity).data;
   Vec3* omega = p.vec3(attr_pbf::kVorticity).data;
@@ -241,12 +245,12 @@ void PositionBasedFluids::viscosityAndVorticity(StepContext& ctx, Real dt) {
   bool vort = epsVort > 0;
   // XSPH smoothing and the vorticity omega_i = sum_j (m/rho_j) (v_j - v_i) x grad W_ij
   parallelFor(p.size(), EDDY_KERNEL(Index i) {
-    Vec3 xi = x[i], vi = vNew[i];
+    Vec3 xi = xyz(x[i]), vi = vNew[i];
     Vec3 smooth{}, w{};
     Index n = nb.count(i);
     for (Index s = 0; s < n; ++s) {
       Index j = nb.at(i, s);
-      Vec3 d = xi - x[j];
+      Vec3 d = xi - xyz(x[j]);
       Real r2 = dot(d, d);
       Vec3 vij = vNew[j] - vi;
       Real vol = m / rho[j];
@@ -259,13 +263,13 @@ void PositionBasedFluids::viscosityAndVorticity(StepContext& ctx, Real dt) {
   if (!vort) return;
   // confinement f = eps (N x omega), N = grad|omega| / |grad|omega||
   parallelFor(p.size(), EDDY_KERNEL(Index i) {
-    Vec3 xi = x[i];
+    Vec3 xi = xyz(x[i]);
     Real wi = length(omega[i]);
     Vec3 eta{};
     Index n = nb.count(i);
     for (Index s = 0; s < n; ++s) {
       Index j = nb.at(i, s);
-      Vec3 d = xi - x[j];
+      Vec3 d = xi - xyz(x[j]);
       eta += k.spikyGradient(d, length(d)) * ((length(omega[j]) - wi) * m / rho[j]);
     }
     Real l = length(eta);

@@ -43,7 +43,7 @@ void WeaklyCompressibleSph::step(StepContext& ctx, Real dt) {
   {
     ScopedPhase t(ctx.timers, Phase::NeighborLists);
     auto x = ctx.particles.vec3(attr::kPosition);
-    ctx.grid.buildNeighborLists({x.data, x.size}, ctx.prims);
+    ctx.grid.buildNeighborLists(asConst(x), ctx.prims);
   }
   densityAndPressure(ctx);
   forces(ctx);
