@@ -7,18 +7,22 @@
 namespace eddy::EDDY_NS {
 
 namespace attr_wcsph {
-constexpr const char* kPressure = "wcsph_pressure";
+constexpr const char* kPositionPressure = "wcsph_position_pressure";  // x and p / rho^2
+constexpr const char* kVelocityDensity = "wcsph_velocity_density";    // v and rho
+constexpr const char* kSpeed = "wcsph_speed";
 constexpr const char* kAcceleration = "wcsph_acceleration";
 }  // namespace attr_wcsph
 
 void WeaklyCompressibleSph::setup(StepContext& ctx) {
-  ctx.particles.addAttribute(attr_wcsph::kPressure, 1, false);
+  ctx.particles.addAttribute(attr_wcsph::kPositionPressure, 4, false);
+  ctx.particles.addAttribute(attr_wcsph::kVelocityDensity, 4, false);
+  ctx.particles.addAttribute(attr_wcsph::kSpeed, 1, false);
   ctx.particles.addAttribute(attr_wcsph::kAcceleration, 3, false);
 }
 
 Real WeaklyCompressibleSph::stableTimeStep(StepContext& ctx) {
   Index n = ctx.particles.size();
-  View<Real> speed = ctx.particles.real(attr_wcsph::kPressure);
+  View<Real> speed = ctx.particles.real(attr_wcsph::kSpeed);
   const Vec3* v = ctx.particles.vec3(attr::kVelocity).data;
   Real* s = speed.data;
   parallelFor(n, EDDY_KERNEL(Index i) { s[i] = length(v[i]); });
@@ -53,29 +57,34 @@ void WeaklyCompressibleSph::step(StepContext& ctx, Real dt) {
 void WeaklyCompressibleSph::densityAndPressure(StepContext& ctx) {
   ScopedPhase t(ctx.timers, Phase::Density);
   ParticleSet& p = ctx.particles;
-  auto x = p.vec3(attr::kPosition);
-  computeDensity(ctx, {x.data, x.size}, p.real(attr::kDensity), ctx.time);
+  auto xv = p.vec3(attr::kPosition);
+  computeDensity(ctx, asConst(xv), p.real(attr::kDensity), ctx.time);
+  const Vec3* x = xv.data;
+  const Vec3* v = p.vec3(attr::kVelocity).data;
   const Real* rho = p.real(attr::kDensity).data;
-  Real* pressure = p.real(attr_wcsph::kPressure).data;
+  Vec4* xp = p.vec4(attr_wcsph::kPositionPressure).data;
+  Vec4* vr = p.vec4(attr_wcsph::kVelocityDensity).data;
   Real rho0 = ctx.scene.fluid.restDensity;
   bool tait = settings_.equationOfState != "linear";
   Real gamma = settings_.gamma;
   Real b = rho0 * settings_.speedOfSound * settings_.speedOfSound / gamma;
   Real kLin = settings_.stiffness;
+  // what the force pass reads of a neighbour, packed into two 16-byte loads
   parallelFor(p.size(), EDDY_KERNEL(Index i) {
-    Real pi = tait ? b * (powf(rho[i] / rho0, gamma) - 1) : kLin * (rho[i] - rho0);
+    Real ri = rho[i];
+    Real pi = tait ? b * (powf(ri / rho0, gamma) - 1) : kLin * (ri - rho0);
     // no tension: negative pressure at the free surface would make particles clump
-    pressure[i] = fmaxf(pi, Real(0));
+    pi = fmaxf(pi, Real(0));
+    xp[i] = withW(x[i], pi / (ri * ri));
+    vr[i] = withW(v[i], ri);
   });
 }
 
 void WeaklyCompressibleSph::forces(StepContext& ctx) {
   ScopedPhase t(ctx.timers, Phase::PositionCorrection);
   ParticleSet& p = ctx.particles;
-  const Vec3* x = p.vec3(attr::kPosition).data;
-  const Vec3* v = p.vec3(attr::kVelocity).data;
-  const Real* rho = p.real(attr::kDensity).data;
-  const Real* pressure = p.real(attr_wcsph::kPressure).data;
+  const Vec4* xp = p.vec4(attr_wcsph::kPositionPressure).data;
+  const Vec4* vr = p.vec4(attr_wcsph::kVelocityDensity).data;
   Vec3* acc = p.vec3(attr_wcsph::kAcceleration).data;
   NeighborView nb = ctx.grid.neighbors();
   SphKernels k = ctx.kernels;
@@ -89,24 +98,26 @@ void WeaklyCompressibleSph::forces(StepContext& ctx) {
   Real time = ctx.time;
   Real rho0 = ctx.scene.fluid.restDensity;
   parallelFor(p.size(), EDDY_KERNEL(Index i) {
-    Vec3 xi = x[i], vi = v[i];
-    Real pi = pressure[i];
-    Vec3 fp{}, fv{};
+    Vec4 own = xp[i], ownV = vr[i];
+    Vec3 xi = xyz(own), vi = xyz(ownV);
+    Real pi = own.w;  // p_i / rho_i^2
+    Vec3 ap{}, av{};
     Index n = nb.count(i);
     for (Index s = 0; s < n; ++s) {
       Index j = nb.at(i, s);
-      Vec3 d = xi - x[j];
+      Vec4 other = xp[j], otherV = vr[j];
+      Vec3 d = xi - xyz(other);
       Real r = length(d);
-      Real vol = m / rho[j];
-      fp -= k.spikyGradient(d, r) * (m * rho[i] * (pi / (rho[i] * rho[i]) + pressure[j] / (rho[j] * rho[j])));
-      fv += (v[j] - vi) * (vol * k.viscosityLaplacian(r));
+      // symmetric pressure acceleration -sum_j m (p_i/rho_i^2 + p_j/rho_j^2) grad W_ij
+      ap -= k.spikyGradient(d, r) * (m * (pi + other.w));
+      av += (xyz(otherV) - vi) * (m / otherV.w * k.viscosityLaplacian(r));
     }
     // colliders push back with the particle's own pressure and density mirrored onto them
     Real beyond = 0;
     Vec3 gradWall{};
     wall.accumulate(cs, nc, xi, time, beyond, gradWall);
-    fp -= gradWall * (Real(2) * pi * rho0 / rho[i]);
-    acc[i] = (fp + fv * mu) / rho[i] + bodyAcceleration(body, vi);
+    ap -= gradWall * (Real(2) * pi * rho0);
+    acc[i] = ap + av * (mu / ownV.w) + bodyAcceleration(body, vi);
   });
 }
 

@@ -1,8 +1,9 @@
 // Weakly compressible SPH after Mueller, Charypar & Gross 2003, "Particle-Based Fluid Simulation for
 // Interactive Applications": poly6 density, pressure from an equation of state (Tait with gamma = 7 and
-// stiffness B = rho0 c^2 / gamma, Monaghan 1994; or linear k (rho - rho0)), the symmetric spiky pressure
-// force -sum m (p_i + p_j) / (2 rho_j) grad W, viscosity through the viscosity kernel's Laplacian,
-// symplectic Euler, and a substep from a CFL condition on speed of sound and maximum velocity.
+// stiffness B = rho0 c^2 / gamma, Monaghan 1994; or linear k (rho - rho0)), a symmetric pressure force
+// with the spiky gradient, -sum_j m (p_i/rho_i^2 + p_j/rho_j^2) grad W (momentum-conserving; Mueller et
+// al.'s (p_i + p_j) / 2 rho_j average gained energy at rest in our tests), viscosity through the viscosity
+// kernel's Laplacian, symplectic Euler, and a substep from a CFL condition on speed of sound and velocity.
 #pragma once
 
 #include "solvers/solver.h"
