@@ -7,6 +7,14 @@
 
 namespace eddy {
 
+EDDY_HD inline Real inverseSqrt(Real x) {
+#if defined(__CUDA_ARCH__)
+  return rsqrtf(x);
+#else
+  return Real(1) / sqrtf(x);
+#endif
+}
+
 struct SphKernels {
   Real h = 0, h2 = 0;
   Real poly6Coef = 0, spikyCoef = 0, spikyGradCoef = 0, viscosityCoef = 0, viscosityLapCoef = 0;
@@ -41,6 +49,14 @@ struct SphKernels {
     if (r >= h || r <= Real(1e-9) * h) return {};
     Real d = h - r;
     return rij * (spikyGradCoef * d * d / r);
+  }
+  // spiky gradient from the squared distance, through one reciprocal square root (the hot loops' form:
+  // no square root and no division); zero at r = 0 and beyond h
+  EDDY_HD Vec3 spikyGradientSquared(Vec3 rij, Real r2) const {
+    if (r2 >= h2 || r2 <= Real(1e-18) * h2) return {};
+    Real invR = inverseSqrt(r2);
+    Real d = h - r2 * invR;
+    return rij * (spikyGradCoef * d * d * invR);
   }
   EDDY_HD Real viscosity(Real r) const {
     if (r >= h || r <= 0) return 0;

@@ -115,7 +115,7 @@ void PositionBasedFluids::solveDensity(StepContext& ctx, Real dt) {
       Vec3 d = xi - xyz(xp[nb.at(i, s)]);
       Real r2 = dot(d, d);
       w += k.poly6(r2);
-      Vec3 g = k.spikyGradient(d, sqrtf(r2)) * gradScale;
+      Vec3 g = k.spikyGradientSquared(d, r2) * gradScale;
       gradI += g;
       sumGrad2 += dot(g, g);
     }
@@ -172,7 +172,7 @@ void PositionBasedFluids::correctPositions(StepContext& ctx, Real dt) {
             qn = powf(q, scorrN);
           scorr = -scorrK * qn;
         }
-        sum += k.spikyGradient(d, sqrtf(r2)) * (li + other.w + scorr);
+        sum += k.spikyGradientSquared(d, r2) * (li + other.w + scorr);
       }
       Real beyond = 0;
       Vec3 gradWall{};
@@ -255,7 +255,7 @@ void PositionBasedFluids::viscosityAndVorticity(StepContext& ctx, Real dt) {
       Vec3 vij = vNew[j] - vi;
       Real vol = m / rho[j];
       smooth += vij * (vol * k.poly6(r2));
-      if (vort) w += cross(vij, k.spikyGradient(d, sqrtf(r2))) * vol;
+      if (vort) w += cross(vij, k.spikyGradientSquared(d, r2)) * vol;
     }
     v[i] = vi + smooth * c;
     omega[i] = w;
@@ -270,7 +270,7 @@ void PositionBasedFluids::viscosityAndVorticity(StepContext& ctx, Real dt) {
     for (Index s = 0; s < n; ++s) {
       Index j = nb.at(i, s);
       Vec3 d = xi - xyz(x[j]);
-      eta += k.spikyGradient(d, length(d)) * ((length(omega[j]) - wi) * m / rho[j]);
+      eta += k.spikyGradientSquared(d, dot(d, d)) * ((length(omega[j]) - wi) * m / rho[j]);
     }
     Real l = length(eta);
     if (l > Real(1e-12)) v[i] += cross(eta / l, omega[i]) * (epsVort * dt);

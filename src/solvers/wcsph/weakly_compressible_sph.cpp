@@ -107,9 +107,10 @@ void WeaklyCompressibleSph::forces(StepContext& ctx) {
       Index j = nb.at(i, s);
       Vec4 other = xp[j], otherV = vr[j];
       Vec3 d = xi - xyz(other);
-      Real r = length(d);
+      Real r2 = dot(d, d);
+      Real r = r2 * inverseSqrt(fmaxf(r2, Real(1e-30)));
       // symmetric pressure acceleration -sum_j m (p_i/rho_i^2 + p_j/rho_j^2) grad W_ij
-      ap -= k.spikyGradient(d, r) * (m * (pi + other.w));
+      ap -= k.spikyGradientSquared(d, r2) * (m * (pi + other.w));
       av += (xyz(otherV) - vi) * (m / otherV.w * k.viscosityLaplacian(r));
     }
     // colliders push back with the particle's own pressure and density mirrored onto them
