@@ -148,7 +148,8 @@ TEST(Kernels, SpikyGradientIntegratesToZero) {
       }
     // the magnitude integral has a closed form: int |W'| 4 pi r^2 dr = 45/(pi h^6) * 4 pi * h^5/30
     EXPECT_NEAR(sumAbs / (6.0 / h), 1.0, 1e-3) << "h=" << h;
-    for (int c = 0; c < 3; ++c) EXPECT_LT(std::abs(sum[c]), 1e-6 * sumAbs) << "component " << c << ", h=" << h;
+    for (int c = 0; c < 3; ++c)
+      EXPECT_LT(std::abs(sum[c]), 1e-6 * sumAbs) << "component " << c << ", h=" << h;
   }
 }
 
@@ -193,6 +194,30 @@ TEST(Kernels, SpikyGradientMatchesFiniteDifference) {
       // and it points from j to i with the sign of a decreasing kernel: towards j
       EXPECT_LT(dot(g, rij), 0);
     }
+  }
+}
+
+TEST(Kernels, SpikyGradientSquaredMatchesSpikyGradient) {
+  // the hot loops' form (one reciprocal square root from r^2) must be the same function
+  for (Real h : kSupports) {
+    SphKernels k = SphKernels::make(h);
+    std::mt19937 rng(9);
+    std::uniform_real_distribution<Real> u(-1, 1);
+    double gradScale = 45.0 / (kPi * std::pow(double(h), 4));
+    for (int t = 0; t < 2000; ++t) {
+      Vec3 rij = Vec3{u(rng), u(rng), u(rng)} * (h * 1.1f);
+      Real r2 = dot(rij, rij);
+      Vec3 a = k.spikyGradient(rij, std::sqrt(r2)), b = k.spikyGradientSquared(rij, r2);
+      EXPECT_NEAR(a.x, b.x, 1e-5 * gradScale) << "h=" << h;
+      EXPECT_NEAR(a.y, b.y, 1e-5 * gradScale) << "h=" << h;
+      EXPECT_NEAR(a.z, b.z, 1e-5 * gradScale) << "h=" << h;
+    }
+    Vec3 zero = k.spikyGradientSquared({0, 0, 0}, 0);
+    EXPECT_EQ(zero.x, 0);
+    EXPECT_EQ(zero.y, 0);
+    EXPECT_EQ(zero.z, 0);
+    Vec3 out = k.spikyGradientSquared({h, 0, 0}, h * h);
+    EXPECT_EQ(out.x, 0);
   }
 }
 

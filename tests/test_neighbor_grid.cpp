@@ -55,11 +55,13 @@ std::vector<Vec3> uniformBox(std::size_t n, Vec3 lo, Vec3 hi, unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<Real> u(0, 1);
   std::vector<Vec3> x(n);
-  for (Vec3& p : x) p = {lo.x + (hi.x - lo.x) * u(rng), lo.y + (hi.y - lo.y) * u(rng), lo.z + (hi.z - lo.z) * u(rng)};
+  for (Vec3& p : x)
+    p = {lo.x + (hi.x - lo.x) * u(rng), lo.y + (hi.y - lo.y) * u(rng), lo.z + (hi.z - lo.z) * u(rng)};
   return x;
 }
 
-std::vector<Vec3> gaussianBlobs(std::size_t perBlob, const std::vector<Vec3>& centers, Real sigma, unsigned seed) {
+std::vector<Vec3> gaussianBlobs(std::size_t perBlob, const std::vector<Vec3>& centers, Real sigma,
+                                unsigned seed) {
   std::mt19937 rng(seed);
   std::normal_distribution<Real> g(0, sigma);
   std::vector<Vec3> x;
@@ -127,7 +129,8 @@ double sortBuildAndCheck(Fixture& f, NeighborGrid& grid, Primitives& prims, int 
     bool ok = std::memcmp(&x.data[i], &f.position[id], sizeof(Vec3)) == 0 &&
               std::memcmp(&v[i], &f.velocity[id], sizeof(Vec3)) == 0 && marker[i] == Real(i);
     if (!ok && ++attributeErrors <= 5)
-      ADD_FAILURE() << what << ": slot " << i << " (id " << id << ") has position/velocity of another particle"
+      ADD_FAILURE() << what << ": slot " << i << " (id " << id
+                    << ") has position/velocity of another particle"
                     << " or its scratch attribute moved";
   }
   EXPECT_EQ(attributeErrors, 0) << what;
@@ -200,7 +203,8 @@ TEST(NeighborGrid, UniformBoxMatchesBruteForce) {
 TEST(NeighborGrid, ClusteredBlobsMatchBruteForce) {
   // dense blobs: far more neighbours in the cores than the default list width, so the lists must grow
   const std::size_t perBlob = 3000;
-  std::vector<Vec3> centers = {{0.1f, 0.2f, 0.3f}, {0.35f, 0.2f, 0.3f}, {-0.6f, 1.4f, -0.2f}, {2.0f, -1.0f, 0.5f}};
+  std::vector<Vec3> centers = {
+      {0.1f, 0.2f, 0.3f}, {0.35f, 0.2f, 0.3f}, {-0.6f, 1.4f, -0.2f}, {2.0f, -1.0f, 0.5f}};
   Real sigma = 0.05f;
   // mean density seen by a particle of a Gaussian blob: N / ((4 pi)^1.5 sigma^3)
   double seen = double(perBlob) / (std::pow(4 * kPi, 1.5) * sigma * sigma * sigma);
@@ -224,12 +228,8 @@ TEST(NeighborGrid, FarAndNegativeCoordinatesWithAliasedKeys) {
   Real tile = Real(grid.grid().axisMask + 1) * h;
   Vec3 far{1000.25f, -1000.5f, 999.75f};
   Vec3 neg{-1000.1f, -999.9f, -1000.3f};
-  std::vector<Vec3> corners = {far,
-                               far + Vec3{tile, 0, 0},
-                               far + Vec3{0, -tile, 2 * tile},
-                               neg,
-                               neg + Vec3{-tile, -tile, -tile},
-                               {-0.2f, -0.3f, -0.1f}};
+  std::vector<Vec3> corners = {far, far + Vec3{tile, 0, 0},          far + Vec3{0, -tile, 2 * tile},
+                               neg, neg + Vec3{-tile, -tile, -tile}, {-0.2f, -0.3f, -0.1f}};
   std::vector<Vec3> x;
   unsigned seed = 3;
   for (Vec3 c : corners) {
@@ -246,7 +246,8 @@ TEST(NeighborGrid, FarAndNegativeCoordinatesWithAliasedKeys) {
   auto xs = f.particles.vec3(attr::kPosition);
   int aliased = 0;
   for (Index i = 1; i < f.particles.size(); ++i)
-    if (g.sortedKeys[i] == g.sortedKeys[i - 1] && length(xs.data[i] - xs.data[i - 1]) > tile * 0.5f) ++aliased;
+    if (g.sortedKeys[i] == g.sortedKeys[i - 1] && length(xs.data[i] - xs.data[i - 1]) > tile * 0.5f)
+      ++aliased;
   EXPECT_GT(aliased, 0);
 }
 
@@ -317,4 +318,75 @@ TEST(NeighborGrid, SortKeepsAttributesConsistentOverManySorts) {
       f.velocity[id] = v[i];
     }
   }
+}
+
+TEST(NeighborGrid, PairsJustInsideTheSupportAtFarCoordinates) {
+  // partners placed a hair inside (and outside) the support in random directions, far from the origin
+  // where a float coordinate has few bits below the cell size: rounding in the cell index or in the
+  // cell-skipping test must not lose a true neighbour
+  const std::size_t n = 6000;
+  Real h = supportFor(40, n, 1.0);
+  std::vector<Vec3> x = uniformBox(n, {-1000.6f, 999.3f, -1e3f}, {-999.6f, 1000.3f, -999.f}, 41);
+  std::mt19937 rng(42);
+  std::normal_distribution<Real> g(0, 1);
+  std::uniform_real_distribution<Real> eps(-4e-4f, 4e-4f);
+  for (std::size_t i = 0; i < 3000; ++i) {
+    Vec3 dir{g(rng), g(rng), g(rng)};
+    dir = dir / length(dir);
+    x.push_back(x[i] + dir * (h * (1 + eps(rng))));
+  }
+  // also partners along the axes and the cell diagonals, where the skipped corner cells are
+  const Vec3 axes[] = {
+      {1, 0, 0}, {0, -1, 0}, {0, 0, 1}, {0.57735f, 0.57735f, 0.57735f}, {0.70711f, -0.70711f, 0}};
+  for (std::size_t i = 0; i < 1000; ++i) {
+    Vec3 dir = axes[i % 5];
+    x.push_back(x[3000 + i] + dir * (h * (1 + eps(rng))));
+  }
+  Fixture f(x);
+  NeighborGrid grid;
+  grid.setup(h, Index(x.size()), 0);
+  Primitives prims;
+  double mean = sortBuildAndCheck(f, grid, prims, 0, "near-threshold pairs");
+  expectDensityInRange(mean, "near-threshold pairs");
+}
+
+TEST(NeighborGrid, PairsAcrossCellEdgesAndCornersAtFarCoordinates) {
+  // adversarial: j sits on the first float of a cell, i sits diagonally across the cell edge or corner at
+  // a distance within 0.2% of h; only the exact distance test may decide, never a cell-level shortcut
+  const Real h = 0.0779f;
+  NeighborGrid grid;
+  grid.setup(h, 8000, 0);
+  GridView g = grid.grid();
+  // smallest float whose cell index is c (the engine's own rounding)
+  auto cellStartCoord = [&](int c) {
+    Real v = Real(c) * h;
+    while (int(std::floor(v * g.invCellSize)) >= c) v = std::nextafter(v, -1e30f);
+    while (int(std::floor(v * g.invCellSize)) < c) v = std::nextafter(v, 1e30f);
+    return v;
+  };
+  std::mt19937 rng(51);
+  std::uniform_int_distribution<int> cell(-14000, 14000);  // about +-1e3 m
+  std::uniform_real_distribution<Real> delta(-2e-3f, 2e-3f);
+  std::vector<Vec3> x;
+  for (int p = 0; p < 4000; ++p) {
+    int axes = 2 + p % 2;  // edge cells (2 axes) and corner cells (3 axes)
+    Real a = (1 + delta(rng)) / std::sqrt(Real(axes));
+    Vec3 j{}, i{};
+    for (int c = 0; c < 3; ++c) {
+      Real start = cellStartCoord(cell(rng));
+      (&j.x)[c] = start;
+      (&i.x)[c] = c < axes ? start - a * h : start;
+    }
+    x.push_back(i);
+    x.push_back(j);
+  }
+  Fixture f(x);
+  Primitives prims;
+  sortBuildAndCheck(f, grid, prims, 0, "edge and corner pairs");
+  // the set is meaningful: about half the pairs are neighbours
+  auto truth = bruteForce(f.position, h);
+  int pairs = 0;
+  for (std::size_t k = 0; k < x.size(); k += 2) pairs += !truth[k].empty();
+  EXPECT_GT(pairs, 1000);
+  EXPECT_LT(pairs, 3000);
 }

@@ -111,7 +111,8 @@ TEST(Primitives, ReductionsMatchStd) {
       Buffer<Real> b = toBuffer(v);
       double sum = prims.sum(b.view(n), n);
       double expectSum = std::accumulate(v.begin(), v.end(), 0.0, [](double a, Real x) { return a + x; });
-      double absSum = std::accumulate(v.begin(), v.end(), 0.0, [](double a, Real x) { return a + std::abs(x); });
+      double absSum =
+          std::accumulate(v.begin(), v.end(), 0.0, [](double a, Real x) { return a + std::abs(x); });
       // a double accumulation of floats: only the order differs
       EXPECT_NEAR(sum, expectSum, 1e-12 * absSum + 1e-300) << "n=" << n;
       if (n == 0) {

@@ -26,7 +26,7 @@ void NeighborGrid::ensureCapacity(Index n) {
   cellEnd_.resize(kDevice, table);
   // poison the table once so that never-written cells fail the key check
   fillBytes(kDevice, cellStart_.data(), 0xff, cellStart_.bytes());
-  neighborIndices_.resize(kDevice, std::size_t(capacity_) * stride_);
+  neighborIndices_.resize(kDevice, std::size_t(capacity_) * (stride_ + kSpareSlots));
 }
 
 GridView NeighborGrid::grid() const {
@@ -101,16 +101,18 @@ void NeighborGrid::buildNeighborLists(View<const Position> positions, Primitives
       g.forEachCandidate(xi, [&](Index j) {
         if (j == i) return;
         Vec3 d = xi - positionOf(x[j]);
-        if (dot(d, d) < h2) {
-          if (c < nv.stride) {
 #if EDDY_BACKEND_CUDA
-            indices[std::size_t(c) * nv.capacity + i] = std::uint32_t(j);
-#else
-            indices[std::size_t(i) * nv.stride + c] = std::uint32_t(j);
-#endif
-          }
+        if (dot(d, d) < h2) {
+          if (c < nv.stride) indices[std::size_t(c) * nv.capacity + i] = std::uint32_t(j);
           ++c;
         }
+#else
+        // store unconditionally (a rejected candidate is overwritten next); the test result is not
+        // predictable, so a branch here costs more than the store
+        std::uint32_t* row = indices + std::size_t(i) * (nv.stride + kSpareSlots);
+        row[c < nv.stride ? c : nv.stride] = std::uint32_t(j);
+        c += dot(d, d) < h2 ? 1 : 0;
+#endif
       });
       counts[i] = std::uint32_t(c);
     });
@@ -119,7 +121,7 @@ void NeighborGrid::buildNeighborLists(View<const Position> positions, Primitives
     if (Index(most) <= stride_) return;
     // more neighbours than slots: widen the lists (rare, geometric) and build again
     stride_ = std::max<Index>(Index(most) + Index(most) / 4, stride_ + stride_ / 2);
-    neighborIndices_.resize(kDevice, std::size_t(capacity_) * stride_);
+    neighborIndices_.resize(kDevice, std::size_t(capacity_) * (stride_ + kSpareSlots));
   }
 }
 

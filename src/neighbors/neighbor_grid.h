@@ -46,15 +46,17 @@ struct GridView {
     Vec3 u = p * invCellSize;
     Real fx = floorf(u.x), fy = floorf(u.y), fz = floorf(u.z);
     int cx = int(fx), cy = int(fy), cz = int(fz);
-    // squared distance, in cell units, from p to the low and high faces of its cell
+    // squared distance, in cell units, from p to the low and high faces of its cell; u carries a rounding
+    // error that grows with its magnitude, so a cell is skipped only when it is clearly beyond reach
     Real lx = u.x - fx, ly = u.y - fy, lz = u.z - fz;
+    Real reach = Real(1.01) + Real(1e-5) * fmaxf(fabsf(u.x), fmaxf(fabsf(u.y), fabsf(u.z)));
     for (int dz = -1; dz <= 1; ++dz) {
       Real gz = dz < 0 ? lz * lz : (dz > 0 ? (1 - lz) * (1 - lz) : Real(0));
       for (int dy = -1; dy <= 1; ++dy) {
         Real gy = gz + (dy < 0 ? ly * ly : (dy > 0 ? (1 - ly) * (1 - ly) : Real(0)));
-        if (gy >= 1) continue;
+        if (gy >= reach) continue;
         for (int dx = -1; dx <= 1; ++dx) {
-          if (gy + (dx < 0 ? lx * lx : (dx > 0 ? (1 - lx) * (1 - lx) : Real(0))) >= 1) continue;
+          if (gy + (dx < 0 ? lx * lx : (dx > 0 ? (1 - lx) * (1 - lx) : Real(0))) >= reach) continue;
           std::uint32_t k = key(cx + dx, cy + dy, cz + dz);
           std::uint32_t s = cellStart[k];
           if (s >= std::uint32_t(count) || sortedKeys[s] != k) continue;
@@ -67,7 +69,14 @@ struct GridView {
 };
 
 // neighbour lists: on CUDA the k-th neighbours of consecutive particles are adjacent (coalesced loads);
-// on the CPU each particle's neighbours are contiguous (cache lines)
+// on the CPU each particle's neighbours are contiguous (cache lines), with one spare slot per row that
+// lets the list build store every candidate without a branch
+#if EDDY_BACKEND_CUDA
+inline constexpr int kSpareSlots = 0;
+#else
+inline constexpr int kSpareSlots = 1;
+#endif
+
 struct NeighborView {
   const std::uint32_t* counts = nullptr;
   const std::uint32_t* indices = nullptr;
@@ -82,7 +91,7 @@ struct NeighborView {
 #if EDDY_BACKEND_CUDA
     return Index(indices[std::size_t(k) * capacity + i]);
 #else
-    return Index(indices[std::size_t(i) * stride + k]);
+    return Index(indices[std::size_t(i) * (stride + kSpareSlots) + k]);
 #endif
   }
 };

@@ -166,10 +166,14 @@ void PositionBasedFluids::correctPositions(StepContext& ctx, Real dt) {
         Real scorr = 0;
         if (scorrK > 0) {
           Real q = k.poly6(r2) * invWdq, qn = 1;
-          if (scorrPow > 0)
+          if (scorrPow == 4) {
+            qn = q * q;
+            qn *= qn;
+          } else if (scorrPow > 0) {
             for (int e = 0; e < scorrPow; ++e) qn *= q;
-          else
+          } else {
             qn = powf(q, scorrN);
+          }
           scorr = -scorrK * qn;
         }
         sum += k.spikyGradientSquared(d, r2) * (li + other.w + scorr);
