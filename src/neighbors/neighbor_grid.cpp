@@ -16,24 +16,21 @@ void NeighborGrid::ensureCapacity(Index n) {
   n = std::max<Index>(n, 1);
   if (n <= capacity_) return;
   capacity_ = std::max<Index>(n, capacity_ + capacity_ / 2);
-  // a periodic tile of about 4 cells per particle, 6..9 bits per axis
-  int bits = int(std::ceil(std::log2(std::cbrt(4.0 * capacity_))));
-  axisBits_ = std::clamp(bits, 6, 9);
+  // a periodic tile of about one cell per particle (5..8 bits per axis): a fluid fills a fraction of its
+  // tile's cells, and a small table stays in cache (1M particles: 2M cells, 16 MiB)
+  int bits = int(std::ceil(std::log2(std::cbrt(double(capacity_)))));
+  axisBits_ = std::clamp(bits, 5, 8);
   std::size_t table = std::size_t(1) << (3 * axisBits_);
   for (Buffer<std::uint32_t>* b : {&keys_, &values_, &keysTmp_, &valuesTmp_, &neighborCounts_})
     b->resize(kDevice, capacity_);
-  cellStart_.resize(kDevice, table);
-  cellEnd_.resize(kDevice, table);
-  // poison the table once so that never-written cells fail the key check
-  fillBytes(kDevice, cellStart_.data(), 0xff, cellStart_.bytes());
+  ranges_.resize(kDevice, table);
   neighborIndices_.resize(kDevice, std::size_t(capacity_) * (stride_ + kSpareSlots));
 }
 
 GridView NeighborGrid::grid() const {
   GridView g;
   g.sortedKeys = keys_.data();
-  g.cellStart = cellStart_.data();
-  g.cellEnd = cellEnd_.data();
+  g.ranges = ranges_.data();
   g.invCellSize = Real(1) / cellSize_;
   g.axisBits = axisBits_;
   g.axisMask = (1u << axisBits_) - 1u;
@@ -76,12 +73,12 @@ void NeighborGrid::sortParticles(ParticleSet& particles, const char* positionAtt
   particles.reorder({values_.data(), std::size_t(n)});
 
   // cell ranges: the first particle of a run of equal keys writes the start, the last writes the end
-  std::uint32_t* start = cellStart_.data();
-  std::uint32_t* end = cellEnd_.data();
+  fillBytes(kDevice, ranges_.data(), 0, ranges_.bytes());
+  CellRange* ranges = ranges_.data();
   parallelFor(n, EDDY_KERNEL(Index i) {
     std::uint32_t k = keys[i];
-    if (i == 0 || keys[i - 1] != k) start[k] = std::uint32_t(i);
-    if (i == n - 1 || keys[i + 1] != k) end[k] = std::uint32_t(i + 1);
+    if (i == 0 || keys[i - 1] != k) ranges[k].begin = std::uint32_t(i);
+    if (i == n - 1 || keys[i + 1] != k) ranges[k].end = std::uint32_t(i + 1);
   });
 }
 
@@ -129,7 +126,7 @@ template void NeighborGrid::buildNeighborLists<Vec3>(View<const Vec3>, Primitive
 template void NeighborGrid::buildNeighborLists<Vec4>(View<const Vec4>, Primitives&);
 
 std::size_t NeighborGrid::bytes() const {
-  return keys_.bytes() * 4 + cellStart_.bytes() * 2 + neighborCounts_.bytes() + neighborIndices_.bytes();
+  return keys_.bytes() * 4 + ranges_.bytes() + neighborCounts_.bytes() + neighborIndices_.bytes();
 }
 
 }  // namespace eddy::EDDY_NS

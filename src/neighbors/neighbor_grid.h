@@ -1,8 +1,8 @@
 // Uniform-grid neighbour search with cell size h. Cells are keyed by a periodic Morton code of their
 // integer coordinates: an unbounded domain works (far cells share keys and are told apart by the distance
 // test), neighbouring cells stay close in memory, and the 27 cells around a particle always have distinct
-// keys. Particles are sorted by key and every persistent attribute is reordered; cell ranges are found
-// without clearing the table (a stale entry is recognised because its key no longer matches).
+// keys. Particles are sorted by key and every persistent attribute is reordered; each key's range of
+// particles goes into a table cleared every rebuild and small enough to stay in the GPU's L2 cache.
 #pragma once
 
 #include "backend/primitives.h"
@@ -12,10 +12,14 @@
 
 namespace eddy::EDDY_NS {
 
+// first and one-past-last sorted particle of a key; {0, 0} when no particle has it
+struct alignas(8) CellRange {
+  std::uint32_t begin, end;
+};
+
 struct GridView {
   const std::uint32_t* sortedKeys = nullptr;
-  const std::uint32_t* cellStart = nullptr;
-  const std::uint32_t* cellEnd = nullptr;
+  const CellRange* ranges = nullptr;
   Real invCellSize = 1;
   std::uint32_t axisMask = 0;  // cells per axis in the periodic tile, minus one
   int axisBits = 0;
@@ -58,10 +62,8 @@ struct GridView {
         for (int dx = -1; dx <= 1; ++dx) {
           if (gy + (dx < 0 ? lx * lx : (dx > 0 ? (1 - lx) * (1 - lx) : Real(0))) >= reach) continue;
           std::uint32_t k = key(cx + dx, cy + dy, cz + dz);
-          std::uint32_t s = cellStart[k];
-          if (s >= std::uint32_t(count) || sortedKeys[s] != k) continue;
-          std::uint32_t e = cellEnd[k];
-          for (std::uint32_t j = s; j < e; ++j) f(Index(j));
+          CellRange r = ranges[k];
+          for (std::uint32_t j = r.begin; j < r.end; ++j) f(Index(j));
         }
       }
     }
@@ -128,7 +130,7 @@ class NeighborGrid {
   Index count_ = 0;
   Index stride_ = 0;
   Buffer<std::uint32_t> keys_, values_, keysTmp_, valuesTmp_;
-  Buffer<std::uint32_t> cellStart_, cellEnd_;
+  Buffer<CellRange> ranges_;
   Buffer<std::uint32_t> neighborCounts_, neighborIndices_;
 };
 
