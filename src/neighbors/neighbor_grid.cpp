@@ -24,7 +24,12 @@ void NeighborGrid::ensureCapacity(Index n) {
   for (Buffer<std::uint32_t>* b : {&keys_, &values_, &keysTmp_, &valuesTmp_, &neighborCounts_})
     b->resize(kDevice, capacity_);
   ranges_.resize(kDevice, table);
-  neighborIndices_.resize(kDevice, std::size_t(capacity_) * (stride_ + kSpareSlots));
+  neighborIndices_.resize(kDevice, listSlots());
+}
+
+std::size_t NeighborGrid::listSlots() const {
+  // whole 32-particle tiles on CUDA
+  return std::size_t((capacity_ + 31) / 32 * 32) * std::size_t(stride_ + kSpareSlots);
 }
 
 GridView NeighborGrid::grid() const {
@@ -100,14 +105,13 @@ void NeighborGrid::buildNeighborLists(View<const Position> positions, Primitives
         Vec3 d = xi - positionOf(x[j]);
 #if EDDY_BACKEND_CUDA
         if (dot(d, d) < h2) {
-          if (c < nv.stride) indices[std::size_t(c) * nv.capacity + i] = std::uint32_t(j);
+          if (c < nv.stride) indices[nv.slot(i, c)] = std::uint32_t(j);
           ++c;
         }
 #else
         // store unconditionally (a rejected candidate is overwritten next); the test result is not
         // predictable, so a branch here costs more than the store
-        std::uint32_t* row = indices + std::size_t(i) * (nv.stride + kSpareSlots);
-        row[c < nv.stride ? c : nv.stride] = std::uint32_t(j);
+        indices[nv.slot(i, c < nv.stride ? c : nv.stride)] = std::uint32_t(j);
         c += dot(d, d) < h2 ? 1 : 0;
 #endif
       });
@@ -118,7 +122,7 @@ void NeighborGrid::buildNeighborLists(View<const Position> positions, Primitives
     if (Index(most) <= stride_) return;
     // more neighbours than slots: widen the lists (rare, geometric) and build again
     stride_ = std::max<Index>(Index(most) + Index(most) / 4, stride_ + stride_ / 2);
-    neighborIndices_.resize(kDevice, std::size_t(capacity_) * (stride_ + kSpareSlots));
+    neighborIndices_.resize(kDevice, listSlots());
   }
 }
 

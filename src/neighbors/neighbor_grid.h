@@ -70,9 +70,10 @@ struct GridView {
   }
 };
 
-// neighbour lists: on CUDA the k-th neighbours of consecutive particles are adjacent (coalesced loads);
-// on the CPU each particle's neighbours are contiguous (cache lines), with one spare slot per row that
-// lets the list build store every candidate without a branch
+// neighbour lists: on CUDA, tiles of 32 particles (a warp) hold their k-th neighbours side by side, so a
+// warp reads 128 contiguous bytes per neighbour and the list build writes into one small tile instead of
+// all over the array; on the CPU each particle's neighbours are contiguous (cache lines), with one spare
+// slot per row that lets the list build store every candidate without a branch
 #if EDDY_BACKEND_CUDA
 inline constexpr int kSpareSlots = 0;
 #else
@@ -89,13 +90,14 @@ struct NeighborView {
     Index c = Index(counts[i]);
     return c < stride ? c : stride;
   }
-  EDDY_HD Index at(Index i, Index k) const {
+  EDDY_HD std::size_t slot(Index i, Index k) const {
 #if EDDY_BACKEND_CUDA
-    return Index(indices[std::size_t(k) * capacity + i]);
+    return std::size_t(i >> 5) * std::size_t(stride << 5) + std::size_t(k << 5) + std::size_t(i & 31);
 #else
-    return Index(indices[std::size_t(i) * (stride + kSpareSlots) + k]);
+    return std::size_t(i) * (stride + kSpareSlots) + k;
 #endif
   }
+  EDDY_HD Index at(Index i, Index k) const { return Index(indices[slot(i, k)]); }
 };
 
 class NeighborGrid {
@@ -122,6 +124,7 @@ class NeighborGrid {
 
  private:
   void ensureCapacity(Index n);
+  std::size_t listSlots() const;
 
   Real cellSize_ = 1;
   int axisBits_ = 6;

@@ -10,7 +10,7 @@ namespace attr_pbf {
 constexpr const char* kPredicted = "pbf_predicted";     // x* (w unused)
 constexpr const char* kPredictedLambda = "pbf_lambda";  // x* and lambda together: one load per neighbour
 constexpr const char* kDelta = "pbf_delta";
-constexpr const char* kNewVelocity = "pbf_new_velocity";
+constexpr const char* kNewVelocity = "pbf_new_velocity";  // v and the volume m / rho
 constexpr const char* kVorticity = "pbf_vorticity";
 constexpr const char* kSpeed = "pbf_speed";
 }  // namespace attr_pbf
@@ -21,7 +21,7 @@ void PositionBasedFluids::setup(StepContext& ctx) {
   p.addAttribute(attr_pbf::kPredictedLambda, 4, false);
   p.addAttribute(attr_pbf::kSpeed, 1, false);
   p.addAttribute(attr_pbf::kDelta, 3, false);
-  p.addAttribute(attr_pbf::kNewVelocity, 3, false);
+  p.addAttribute(attr_pbf::kNewVelocity, 4, false);
   p.addAttribute(attr_pbf::kVorticity, 3, false);
 
   // sum_k |grad_k C|^2 for a particle inside a full cubic lattice: the scale of 1/lambda. s_corr is
@@ -204,7 +204,9 @@ void PositionBasedFluids::updateVelocities(StepContext& ctx, Real dt) {
   Vec3* x = p.vec3(attr::kPosition).data;
   const Vec3* v = p.vec3(attr::kVelocity).data;
   const Vec4* xp = p.vec4(attr_pbf::kPredicted).data;
-  Vec3* vNew = p.vec3(attr_pbf::kNewVelocity).data;
+  Vec4* vNew = p.vec4(attr_pbf::kNewVelocity).data;
+  const Real* rho = p.real(attr::kDensity).data;
+  Real m = ctx.particleMass;
   const ColliderData* cs = ctx.colliders.data;
   int nc = int(ctx.colliders.size);
   Real r = ctx.particleRadius, time = ctx.time + dt;
@@ -228,7 +230,7 @@ void PositionBasedFluids::updateVelocities(StepContext& ctx, Real dt) {
       Real l = length(dv);
       if (l > cap) vi = v[i] + dv * (cap / l);
     }
-    vNew[i] = vi;
+    vNew[i] = withW(vi, m / rho[i]);
     x[i] = xNew;
   });
 }
@@ -238,26 +240,25 @@ void PositionBasedFluids::viscosityAndVorticity(StepContext& ctx, Real dt) {
   ParticleSet& p = ctx.particles;
   const Vec4* x = p.vec4(attr_pbf::kPredicted).data;  // equal to the new positions now
   Vec3* v = p.vec3(attr::kVelocity).data;
-  const Vec3* vNew = p.vec3(attr_pbf::kNewVelocity).data;
+  const Vec4* vNew = p.vec4(attr_pbf::kNewVelocity).data;
   Vec3* omega = p.vec3(attr_pbf::kVorticity).data;
-  const Real* rho = p.real(attr::kDensity).data;
   NeighborView nb = ctx.grid.neighbors();
   SphKernels k = ctx.kernels;
-  Real m = ctx.particleMass;
   Real c = settings_.xsph;
   Real epsVort = settings_.vorticity;
   bool vort = epsVort > 0;
   // XSPH smoothing and the vorticity omega_i = sum_j (m/rho_j) (v_j - v_i) x grad W_ij
   parallelFor(p.size(), EDDY_KERNEL(Index i) {
-    Vec3 xi = xyz(x[i]), vi = vNew[i];
+    Vec3 xi = xyz(x[i]), vi = xyz(vNew[i]);
     Vec3 smooth{}, w{};
     Index n = nb.count(i);
     for (Index s = 0; s < n; ++s) {
       Index j = nb.at(i, s);
       Vec3 d = xi - xyz(x[j]);
       Real r2 = dot(d, d);
-      Vec3 vij = vNew[j] - vi;
-      Real vol = m / rho[j];
+      Vec4 other = vNew[j];
+      Vec3 vij = xyz(other) - vi;
+      Real vol = other.w;
       smooth += vij * (vol * k.poly6(r2));
       if (vort) w += cross(vij, k.spikyGradientSquared(d, r2)) * vol;
     }
@@ -274,7 +275,7 @@ void PositionBasedFluids::viscosityAndVorticity(StepContext& ctx, Real dt) {
     for (Index s = 0; s < n; ++s) {
       Index j = nb.at(i, s);
       Vec3 d = xi - xyz(x[j]);
-      eta += k.spikyGradientSquared(d, dot(d, d)) * ((length(omega[j]) - wi) * m / rho[j]);
+      eta += k.spikyGradientSquared(d, dot(d, d)) * ((length(omega[j]) - wi) * vNew[j].w);
     }
     Real l = length(eta);
     if (l > Real(1e-12)) v[i] += cross(eta / l, omega[i]) * (epsVort * dt);
