@@ -29,7 +29,7 @@ void NeighborGrid::ensureCapacity(Index n) {
 
 std::size_t NeighborGrid::listSlots() const {
   // whole 32-particle tiles on CUDA
-  return std::size_t((capacity_ + 31) / 32 * 32) * std::size_t(stride_ + kSpareSlots);
+  return std::size_t((capacity_ + 31) / 32 * 32) * std::size_t(stride_);
 }
 
 GridView NeighborGrid::grid() const {
@@ -103,17 +103,10 @@ void NeighborGrid::buildNeighborLists(View<const Position> positions, Primitives
       g.forEachCandidate(xi, [&](Index j) {
         if (j == i) return;
         Vec3 d = xi - positionOf(x[j]);
-#if EDDY_BACKEND_CUDA
         if (dot(d, d) < h2) {
           if (c < nv.stride) indices[nv.slot(i, c)] = std::uint32_t(j);
           ++c;
         }
-#else
-        // store unconditionally (a rejected candidate is overwritten next); the test result is not
-        // predictable, so a branch here costs more than the store
-        indices[nv.slot(i, c < nv.stride ? c : nv.stride)] = std::uint32_t(j);
-        c += dot(d, d) < h2 ? 1 : 0;
-#endif
       });
       counts[i] = std::uint32_t(c);
     });

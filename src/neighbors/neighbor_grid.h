@@ -72,13 +72,7 @@ struct GridView {
 
 // neighbour lists: on CUDA, tiles of 32 particles (a warp) hold their k-th neighbours side by side, so a
 // warp reads 128 contiguous bytes per neighbour and the list build writes into one small tile instead of
-// all over the array; on the CPU each particle's neighbours are contiguous (cache lines), with one spare
-// slot per row that lets the list build store every candidate without a branch
-#if EDDY_BACKEND_CUDA
-inline constexpr int kSpareSlots = 0;
-#else
-inline constexpr int kSpareSlots = 1;
-#endif
+// all over the array; on the CPU each particle's neighbours are contiguous (cache lines)
 
 struct NeighborView {
   const std::uint32_t* counts = nullptr;
@@ -94,7 +88,7 @@ struct NeighborView {
 #if EDDY_BACKEND_CUDA
     return std::size_t(i >> 5) * std::size_t(stride << 5) + std::size_t(k << 5) + std::size_t(i & 31);
 #else
-    return std::size_t(i) * (stride + kSpareSlots) + k;
+    return std::size_t(i) * stride + k;
 #endif
   }
   EDDY_HD Index at(Index i, Index k) const { return Index(indices[slot(i, k)]); }
