@@ -3,6 +3,7 @@
 #include <eddy/scene_io.h>
 #include <eddy/simulation.h>
 #include <gtest/gtest.h>
+#include <tbb/global_control.h>
 
 #include <cstring>
 #include <string>
@@ -12,15 +13,15 @@ using namespace eddy;
 
 namespace {
 
-struct Run {
+struct RunResult {
   HostParticles particles;
   std::vector<FrameStats> stats;  // after every frame
 };
 
-Run runDamBreak(const std::vector<std::string>& overrides, int frames) {
+RunResult runDamBreak(const std::vector<std::string>& overrides, int frames) {
   SceneDesc scene = loadScene("", overrides);
   auto sim = createSimulation(scene, Backend::Cpu);
-  Run r;
+  RunResult r;
   for (int f = 0; f < frames; ++f) {
     sim->advanceFrame();
     r.stats.push_back(sim->stats());
@@ -56,10 +57,7 @@ void expectSameStats(const FrameStats& a, const FrameStats& b, int frame) {
   EXPECT_EQ(std::memcmp(&a.boundsMax, &b.boundsMax, sizeof(Vec3)), 0) << "frame " << frame;
 }
 
-void expectIdenticalRuns(const std::vector<std::string>& overrides) {
-  const int frames = 3;
-  Run a = runDamBreak(overrides, frames);
-  Run b = runDamBreak(overrides, frames);
+void expectIdenticalRuns(const RunResult& a, const RunResult& b, int frames) {
   ASSERT_GT(a.particles.size(), 0u);
   ASSERT_EQ(a.particles.size(), b.particles.size());
   EXPECT_TRUE(sameBits(a.particles.position, b.particles.position))
@@ -75,10 +73,30 @@ void expectIdenticalRuns(const std::vector<std::string>& overrides) {
   EXPECT_EQ(a.stats.back().frame, frames);
 }
 
+void expectIdenticalRuns(const std::vector<std::string>& overrides) {
+  const int frames = 3;
+  RunResult a = runDamBreak(overrides, frames);
+  RunResult b = runDamBreak(overrides, frames);
+  expectIdenticalRuns(a, b, frames);
+}
+
 }  // namespace
 
 TEST(Determinism, DamBreakPbfRunsAreBitIdentical) { expectIdenticalRuns({"fluid.spacing=0.04"}); }
 
 TEST(Determinism, DamBreakWcsphRunsAreBitIdentical) {
   expectIdenticalRuns({"fluid.spacing=0.04", "solver=wcsph"});
+}
+
+TEST(Determinism, IndependentOfThreadCount) {
+  // the reductions and sorts must not depend on how the work was split between threads
+  const int frames = 3;
+  std::vector<std::string> overrides = {"fluid.spacing=0.04"};
+  RunResult many = runDamBreak(overrides, frames);
+  RunResult one;
+  {
+    tbb::global_control single(tbb::global_control::max_allowed_parallelism, 1);
+    one = runDamBreak(overrides, frames);
+  }
+  expectIdenticalRuns(many, one, frames);
 }
