@@ -144,8 +144,9 @@ int runCommand(const RunOptions& o) {
   const auto start = Clock::now();
   const SceneDesc scene = loadScene(o.scene, sceneOverrides(o));
   const Backend backend = chooseBackend(o.backend);
-  prepareOutputDir(o.out);
+  // the simulation first: a scene too large for memory must fail before anything is written
   std::unique_ptr<Simulation> sim = createSimulation(scene, backend);
+  prepareOutputDir(o.out);
 
   // frame 0 is the initial state, so a cache of n frames holds n + 1 files
   FrameWriter writer(o.out, scene.output);

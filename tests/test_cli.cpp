@@ -152,3 +152,16 @@ TEST_F(Cli, CpuRunsAreDeterministic) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST_F(Cli, SceneTooLargeForMemoryIsRejectedBeforeWriting) {
+  const CliResult r = run("run " + quoted(sceneFile("jet_tank.json")) +
+                          " --set emitters.0.max_particles=1000000000000 --backend cpu --out big");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("memory"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("jet_tank.json"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "big"));
+}
+
+}  // namespace

@@ -79,25 +79,25 @@ struct WallKernel {
   EDDY_HD void accumulateBoxFaces(const ColliderData& c, Vec3 x, Real t, Real& massFraction, Vec3& gradW) const {
     Quat q = colliderOrientation(c, t);
     Vec3 local = rotate(conjugate(q), x - colliderCenter(c, t));
-    const Real p[3] = {local.x, local.y, local.z};
-    const Real e[3] = {c.halfExtents.x, c.halfExtents.y, c.halfExtents.z};
     Real inside = 1;  // prod (1 - F_f)
     Vec3 grad{};      // sum_f grad_f prod_{g != f} (1 - F_g), built incrementally
-    for (int a = 0; a < 3; ++a) {
-      Vec3 axis = rotate(q, Vec3{a == 0 ? Real(1) : Real(0), a == 1 ? Real(1) : Real(0),
-                                 a == 2 ? Real(1) : Real(0)});
-      for (int side = 0; side < 2; ++side) {
-        Real d = side == 0 ? p[a] + e[a] : e[a] - p[a];
-        if (d >= h) continue;
-        Real f = lookup(fraction, d);
-        // the face normal points into the tank: +axis for the low face, -axis for the high one
-        Vec3 gf = axis * ((side == 0 ? Real(-1) : Real(1)) * lookup(gradient, d));
-        grad = grad * (1 - f) + gf * inside;
-        inside *= 1 - f;
-      }
-    }
+    // axes one by one with scalars: an array indexed by the axis would live in GPU local memory
+    addFacePair(local.x, c.halfExtents.x, rotate(q, Vec3{1, 0, 0}), inside, grad);
+    addFacePair(local.y, c.halfExtents.y, rotate(q, Vec3{0, 1, 0}), inside, grad);
+    addFacePair(local.z, c.halfExtents.z, rotate(q, Vec3{0, 0, 1}), inside, grad);
     massFraction += 1 - inside;
     gradW += grad;
+  }
+
+  // the low and high faces along one box axis; their normals point into the tank
+  EDDY_HD void addFacePair(Real p, Real halfExtent, Vec3 axis, Real& inside, Vec3& grad) const {
+    Real dLow = p + halfExtent, dHigh = halfExtent - p;
+    if (dLow < h) addFace(lookup(fraction, dLow), axis * -lookup(gradient, dLow), inside, grad);
+    if (dHigh < h) addFace(lookup(fraction, dHigh), axis * lookup(gradient, dHigh), inside, grad);
+  }
+  EDDY_HD static void addFace(Real f, Vec3 gf, Real& inside, Vec3& grad) {
+    grad = grad * (1 - f) + gf * inside;
+    inside *= 1 - f;
   }
 };
 

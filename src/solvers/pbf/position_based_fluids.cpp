@@ -9,7 +9,7 @@ namespace eddy::EDDY_NS {
 namespace attr_pbf {
 constexpr const char* kPredicted = "pbf_predicted";     // x* (w unused)
 constexpr const char* kPredictedLambda = "pbf_lambda";  // x* and lambda together: one load per neighbour
-constexpr const char* kDelta = "pbf_delta";
+constexpr const char* kWallPush = "pbf_wall_push";  // lambda_i times the colliders' share of grad C_i
 constexpr const char* kNewVelocity = "pbf_new_velocity";  // v and the volume m / rho
 constexpr const char* kVorticity = "pbf_vorticity";
 constexpr const char* kSpeed = "pbf_speed";
@@ -20,7 +20,7 @@ void PositionBasedFluids::setup(StepContext& ctx) {
   p.addAttribute(attr_pbf::kPredicted, 4, true);
   p.addAttribute(attr_pbf::kPredictedLambda, 4, false);
   p.addAttribute(attr_pbf::kSpeed, 1, false);
-  p.addAttribute(attr_pbf::kDelta, 3, false);
+  p.addAttribute(attr_pbf::kWallPush, 3, false);
   p.addAttribute(attr_pbf::kNewVelocity, 4, false);
   p.addAttribute(attr_pbf::kVorticity, 3, false);
 
@@ -93,6 +93,7 @@ void PositionBasedFluids::solveDensity(StepContext& ctx, Real dt) {
   const Vec4* xp = p.vec4(attr_pbf::kPredicted).data;
   Real* rho = p.real(attr::kDensity).data;
   Vec4* xl = p.vec4(attr_pbf::kPredictedLambda).data;
+  Vec3* wallPush = p.vec3(attr_pbf::kWallPush).data;
   NeighborView nb = ctx.grid.neighbors();
   SphKernels k = ctx.kernels;
   Real m = ctx.particleMass;
@@ -128,18 +129,24 @@ void PositionBasedFluids::solveDensity(StepContext& ctx, Real dt) {
     Real density = m * w + rho0 * beyond;
     Real c = density / rho0 - 1;
     if (clamp && c < 0) c = 0;
+    Real lambda = -c / (sumGrad2 + eps);
     rho[i] = density;
-    xl[i] = withW(xi, -c / (sumGrad2 + eps));
+    xl[i] = withW(xi, lambda);
+    // the collider part of delta p_i; the correction pass sees the same positions
+    wallPush[i] = gradWall * lambda;
   });
 }
 
 void PositionBasedFluids::correctPositions(StepContext& ctx, Real dt) {
+  // reads the positions of the density pass (xl) and writes the corrected ones (xp): the Jacobi update
+  // and the colliders in one kernel
+  ScopedPhase t(ctx.timers, Phase::PositionCorrection);
   ParticleSet& p = ctx.particles;
   Vec4* xp = p.vec4(attr_pbf::kPredicted).data;
-  Vec3* delta = p.vec3(attr_pbf::kDelta).data;
+  const Vec4* xl = p.vec4(attr_pbf::kPredictedLambda).data;
+  const Vec3* wallPush = p.vec3(attr_pbf::kWallPush).data;
+  const Vec3* x = p.vec3(attr::kPosition).data;
   {
-    ScopedPhase t(ctx.timers, Phase::PositionCorrection);
-    const Vec4* xl = p.vec4(attr_pbf::kPredictedLambda).data;
     NeighborView nb = ctx.grid.neighbors();
     SphKernels k = ctx.kernels;
     Real scale = ctx.particleMass / ctx.scene.fluid.restDensity;
@@ -149,10 +156,9 @@ void PositionBasedFluids::correctPositions(StepContext& ctx, Real dt) {
     Real dq = settings_.scorrDq * k.h;
     Real invWdq = Real(1) / k.poly6(dq * dq);
     Real omega = settings_.sor;
-    WallKernel wall = ctx.wall;
     const ColliderData* cs = ctx.colliders.data;
     int nc = int(ctx.colliders.size);
-    Real time = ctx.time + dt;
+    Real r = ctx.particleRadius, time = ctx.time + dt;
     parallelFor(p.size(), EDDY_KERNEL(Index i) {
       Vec4 own = xl[i];
       Vec3 xi = xyz(own);
@@ -178,24 +184,14 @@ void PositionBasedFluids::correctPositions(StepContext& ctx, Real dt) {
         }
         sum += k.spikyGradientSquared(d, r2) * (li + other.w + scorr);
       }
-      Real beyond = 0;
-      Vec3 gradWall{};
-      wall.accumulate(cs, nc, xi, time, beyond, gradWall);
-      Vec3 dp = sum * scale + gradWall * li;
+      Vec3 dp = sum * scale + wallPush[i];
       if (omega > 0) dp = dp / fmaxf(omega * Real(n), Real(1));
-      delta[i] = dp;
+      // colliders inside the iteration loop
+      Vec3 corrected = xi + dp;
+      projectAll(cs, nc, corrected, x[i], r, time, dt);
+      xp[i] = withW(corrected, 0);
     });
   }
-  ScopedPhase t(ctx.timers, Phase::Collision);
-  const Vec3* x = p.vec3(attr::kPosition).data;
-  const ColliderData* cs = ctx.colliders.data;
-  int nc = int(ctx.colliders.size);
-  Real r = ctx.particleRadius, time = ctx.time + dt;
-  parallelFor(p.size(), EDDY_KERNEL(Index i) {
-    Vec3 xi = xyz(xp[i]) + delta[i];
-    projectAll(cs, nc, xi, x[i], r, time, dt);
-    xp[i] = withW(xi, 0);
-  });
 }
 
 void PositionBasedFluids::updateVelocities(StepContext& ctx, Real dt) {
