@@ -54,14 +54,25 @@ struct GridView {
     // error that grows with its magnitude, so a cell is skipped only when it is clearly beyond reach
     Real lx = u.x - fx, ly = u.y - fy, lz = u.z - fz;
     Real reach = Real(1.01) + Real(1e-5) * fmaxf(fabsf(u.x), fmaxf(fabsf(u.y), fabsf(u.z)));
+    // the Morton parts of the three neighbouring coordinates per axis, spread once (9, not 81)
+    std::uint32_t kx0 = spread(std::uint32_t(cx - 1) & axisMask), kx1 = spread(std::uint32_t(cx) & axisMask),
+                  kx2 = spread(std::uint32_t(cx + 1) & axisMask);
+    std::uint32_t ky0 = spread(std::uint32_t(cy - 1) & axisMask) << 1,
+                  ky1 = spread(std::uint32_t(cy) & axisMask) << 1,
+                  ky2 = spread(std::uint32_t(cy + 1) & axisMask) << 1;
+    std::uint32_t kz0 = spread(std::uint32_t(cz - 1) & axisMask) << 2,
+                  kz1 = spread(std::uint32_t(cz) & axisMask) << 2,
+                  kz2 = spread(std::uint32_t(cz + 1) & axisMask) << 2;
     for (int dz = -1; dz <= 1; ++dz) {
       Real gz = dz < 0 ? lz * lz : (dz > 0 ? (1 - lz) * (1 - lz) : Real(0));
+      std::uint32_t kz = dz < 0 ? kz0 : (dz > 0 ? kz2 : kz1);
       for (int dy = -1; dy <= 1; ++dy) {
         Real gy = gz + (dy < 0 ? ly * ly : (dy > 0 ? (1 - ly) * (1 - ly) : Real(0)));
         if (gy >= reach) continue;
+        std::uint32_t kyz = kz | (dy < 0 ? ky0 : (dy > 0 ? ky2 : ky1));
         for (int dx = -1; dx <= 1; ++dx) {
           if (gy + (dx < 0 ? lx * lx : (dx > 0 ? (1 - lx) * (1 - lx) : Real(0))) >= reach) continue;
-          std::uint32_t k = key(cx + dx, cy + dy, cz + dz);
+          std::uint32_t k = kyz | (dx < 0 ? kx0 : (dx > 0 ? kx2 : kx1));
           CellRange r = ranges[k];
           for (std::uint32_t j = r.begin; j < r.end; ++j) f(Index(j));
         }
