@@ -10,8 +10,6 @@ namespace attr_pbf {
 constexpr const char* kPredicted = "pbf_predicted";     // x* (w unused)
 constexpr const char* kPredictedLambda = "pbf_lambda";  // x* and lambda together: one load per neighbour
 constexpr const char* kWallPush = "pbf_wall_push";  // lambda_i times the colliders' share of grad C_i
-constexpr const char* kDelta = "pbf_delta";
-constexpr const char* kWallTerms = "pbf_wall_terms";  // colliders' share of grad W (xyz) and of W (w)
 constexpr const char* kNewVelocity = "pbf_new_velocity";  // v and the volume m / rho
 constexpr const char* kVorticity = "pbf_vorticity";
 constexpr const char* kSpeed = "pbf_speed";
@@ -23,8 +21,6 @@ void PositionBasedFluids::setup(StepContext& ctx) {
   p.addAttribute(attr_pbf::kPredictedLambda, 4, false);
   p.addAttribute(attr_pbf::kSpeed, 1, false);
   p.addAttribute(attr_pbf::kWallPush, 3, false);
-  p.addAttribute(attr_pbf::kDelta, 3, false);
-  p.addAttribute(attr_pbf::kWallTerms, 4, false);
   p.addAttribute(attr_pbf::kNewVelocity, 4, false);
   p.addAttribute(attr_pbf::kVorticity, 3, false);
 
@@ -70,7 +66,6 @@ void PositionBasedFluids::step(StepContext& ctx, Real dt) {
     auto xp = ctx.particles.vec4(attr_pbf::kPredicted);
     ctx.grid.buildNeighborLists(asConst(xp), ctx.prims);
   }
-  computeWallTerms(ctx, dt);
   for (int it = 0; it < settings_.iterations; ++it) {
     solveDensity(ctx, dt);
     correctPositions(ctx, dt);
@@ -106,7 +101,10 @@ void PositionBasedFluids::solveDensity(StepContext& ctx, Real dt) {
   Real gradScale = m / rho0;
   Real eps = settings_.relaxation / (ctx.scene.fluid.spacing * ctx.scene.fluid.spacing);
   bool clamp = settings_.clampDensity;
-  const Vec4* wallTerms = p.vec4(attr_pbf::kWallTerms).data;
+  WallKernel wall = ctx.wall;
+  const ColliderData* cs = ctx.colliders.data;
+  int nc = int(ctx.colliders.size);
+  Real time = ctx.time + dt;
   // density and the constraint gradients in one pass over the neighbours
   parallelFor(p.size(), EDDY_KERNEL(Index i) {
     Vec3 xi = xyz(xp[i]);
@@ -123,9 +121,9 @@ void PositionBasedFluids::solveDensity(StepContext& ctx, Real dt) {
       sumGrad2 += dot(g, g);
     }
     // colliders: their share of the density and of grad_i C_i (they do not move)
-    Vec4 wallTerm = wallTerms[i];
-    Real beyond = wallTerm.w;
-    Vec3 gradWall = xyz(wallTerm);
+    Real beyond = 0;
+    Vec3 gradWall{};
+    wall.accumulate(cs, nc, xi, time, beyond, gradWall);
     gradI += gradWall;
     sumGrad2 += dot(gradI, gradI);
     Real density = m * w + rho0 * beyond;
@@ -140,15 +138,15 @@ void PositionBasedFluids::solveDensity(StepContext& ctx, Real dt) {
 }
 
 void PositionBasedFluids::correctPositions(StepContext& ctx, Real dt) {
+  // reads the positions of the density pass (xl) and writes the corrected ones (xp): the Jacobi update
+  // and the colliders in one kernel
+  ScopedPhase t(ctx.timers, Phase::PositionCorrection);
   ParticleSet& p = ctx.particles;
   Vec4* xp = p.vec4(attr_pbf::kPredicted).data;
-  Vec3* delta = p.vec3(attr_pbf::kDelta).data;
+  const Vec4* xl = p.vec4(attr_pbf::kPredictedLambda).data;
+  const Vec3* wallPush = p.vec3(attr_pbf::kWallPush).data;
+  const Vec3* x = p.vec3(attr::kPosition).data;
   {
-    // a light kernel: the colliders are applied in the next one (fused, the register pressure of the
-    // projection slowed the neighbour loop down on the GPU)
-    ScopedPhase t(ctx.timers, Phase::PositionCorrection);
-    const Vec4* xl = p.vec4(attr_pbf::kPredictedLambda).data;
-    const Vec3* wallPush = p.vec3(attr_pbf::kWallPush).data;
     NeighborView nb = ctx.grid.neighbors();
     SphKernels k = ctx.kernels;
     Real scale = ctx.particleMass / ctx.scene.fluid.restDensity;
@@ -158,6 +156,9 @@ void PositionBasedFluids::correctPositions(StepContext& ctx, Real dt) {
     Real dq = settings_.scorrDq * k.h;
     Real invWdq = Real(1) / k.poly6(dq * dq);
     Real omega = settings_.sor;
+    const ColliderData* cs = ctx.colliders.data;
+    int nc = int(ctx.colliders.size);
+    Real r = ctx.particleRadius, time = ctx.time + dt;
     parallelFor(p.size(), EDDY_KERNEL(Index i) {
       Vec4 own = xl[i];
       Vec3 xi = xyz(own);
@@ -185,43 +186,12 @@ void PositionBasedFluids::correctPositions(StepContext& ctx, Real dt) {
       }
       Vec3 dp = sum * scale + wallPush[i];
       if (omega > 0) dp = dp / fmaxf(omega * Real(n), Real(1));
-      delta[i] = dp;
+      // colliders inside the iteration loop
+      Vec3 corrected = xi + dp;
+      projectAll(cs, nc, corrected, x[i], r, time, dt);
+      xp[i] = withW(corrected, 0);
     });
   }
-  // colliders inside the iteration loop
-  ScopedPhase t(ctx.timers, Phase::Collision);
-  const Vec3* x = p.vec3(attr::kPosition).data;
-  Vec4* wallTerms = p.vec4(attr_pbf::kWallTerms).data;
-  const ColliderData* cs = ctx.colliders.data;
-  int nc = int(ctx.colliders.size);
-  Real r = ctx.particleRadius, time = ctx.time + dt;
-  WallKernel wall = ctx.wall;
-  parallelFor(p.size(), EDDY_KERNEL(Index i) {
-    Vec3 xi = xyz(xp[i]) + delta[i];
-    projectAll(cs, nc, xi, x[i], r, time, dt);
-    xp[i] = withW(xi, 0);
-    // the next density pass's collider terms, while the colliders are at hand
-    Real beyond = 0;
-    Vec3 gradWall{};
-    wall.accumulate(cs, nc, xi, time, beyond, gradWall);
-    wallTerms[i] = withW(gradWall, beyond);
-  });
-}
-
-void PositionBasedFluids::computeWallTerms(StepContext& ctx, Real dt) {
-  ScopedPhase t(ctx.timers, Phase::Collision);
-  const Vec4* xp = ctx.particles.vec4(attr_pbf::kPredicted).data;
-  Vec4* wallTerms = ctx.particles.vec4(attr_pbf::kWallTerms).data;
-  const ColliderData* cs = ctx.colliders.data;
-  int nc = int(ctx.colliders.size);
-  Real time = ctx.time + dt;
-  WallKernel wall = ctx.wall;
-  parallelFor(ctx.particles.size(), EDDY_KERNEL(Index i) {
-    Real beyond = 0;
-    Vec3 gradWall{};
-    wall.accumulate(cs, nc, xyz(xp[i]), time, beyond, gradWall);
-    wallTerms[i] = withW(gradWall, beyond);
-  });
 }
 
 void PositionBasedFluids::updateVelocities(StepContext& ctx, Real dt) {

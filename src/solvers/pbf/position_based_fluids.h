@@ -18,7 +18,6 @@ class PositionBasedFluids final : public Solver {
 
   // stages of one substep, in order (public so that CUDA lambdas may live in them)
   void predict(StepContext& ctx, Real dt);
-  void computeWallTerms(StepContext& ctx, Real dt);
   void solveDensity(StepContext& ctx, Real dt);
   void correctPositions(StepContext& ctx, Real dt);
   void updateVelocities(StepContext& ctx, Real dt);
