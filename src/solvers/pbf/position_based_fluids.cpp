@@ -10,6 +10,7 @@ namespace attr_pbf {
 constexpr const char* kPredicted = "pbf_predicted";     // x* (w unused)
 constexpr const char* kPredictedLambda = "pbf_lambda";  // x* and lambda together: one load per neighbour
 constexpr const char* kWallPush = "pbf_wall_push";  // lambda_i times the colliders' share of grad C_i
+constexpr const char* kDelta = "pbf_delta";
 constexpr const char* kNewVelocity = "pbf_new_velocity";  // v and the volume m / rho
 constexpr const char* kVorticity = "pbf_vorticity";
 constexpr const char* kSpeed = "pbf_speed";
@@ -21,6 +22,7 @@ void PositionBasedFluids::setup(StepContext& ctx) {
   p.addAttribute(attr_pbf::kPredictedLambda, 4, false);
   p.addAttribute(attr_pbf::kSpeed, 1, false);
   p.addAttribute(attr_pbf::kWallPush, 3, false);
+  p.addAttribute(attr_pbf::kDelta, 3, false);
   p.addAttribute(attr_pbf::kNewVelocity, 4, false);
   p.addAttribute(attr_pbf::kVorticity, 3, false);
 
@@ -137,61 +139,72 @@ void PositionBasedFluids::solveDensity(StepContext& ctx, Real dt) {
   });
 }
 
-void PositionBasedFluids::correctPositions(StepContext& ctx, Real dt) {
-  // reads the positions of the density pass (xl) and writes the corrected ones (xp): the Jacobi update
-  // and the colliders in one kernel
+// s_corr's (W/W(dq))^n with n fixed at compile time where it is the usual integer (0: any n by powf);
+// a run-time exponent left the powf path's registers in the loop and halved the GPU occupancy
+template <int ScorrPow>
+EDDY_HD inline Real scorrPower(Real q, Real n) {
+  if constexpr (ScorrPow > 0) {
+    Real r = q;
+    for (int e = 1; e < ScorrPow; ++e) r *= q;
+    return r;
+  } else {
+    return powf(q, n);
+  }
+}
+
+template <int ScorrPow>
+void PositionBasedFluids::correctionPass(StepContext& ctx) {
   ScopedPhase t(ctx.timers, Phase::PositionCorrection);
   ParticleSet& p = ctx.particles;
-  Vec4* xp = p.vec4(attr_pbf::kPredicted).data;
+  Vec3* delta = p.vec3(attr_pbf::kDelta).data;
   const Vec4* xl = p.vec4(attr_pbf::kPredictedLambda).data;
   const Vec3* wallPush = p.vec3(attr_pbf::kWallPush).data;
+  NeighborView nb = ctx.grid.neighbors();
+  SphKernels k = ctx.kernels;
+  Real scale = ctx.particleMass / ctx.scene.fluid.restDensity;
+  Real scorrK = settings_.scorrK / restGradientSum_, scorrN = settings_.scorrN;
+  Real dq = settings_.scorrDq * k.h;
+  Real invWdq = Real(1) / k.poly6(dq * dq);
+  Real omega = settings_.sor;
+  // reads only the density pass's output (xl): a light kernel; the colliders come in the next one
+  parallelFor(p.size(), EDDY_KERNEL(Index i) {
+    Vec4 own = xl[i];
+    Vec3 xi = xyz(own);
+    Real li = own.w;
+    Vec3 sum{};
+    Index n = nb.count(i);
+    for (Index s = 0; s < n; ++s) {
+      Vec4 other = xl[nb.at(i, s)];
+      Vec3 d = xi - xyz(other);
+      Real r2 = dot(d, d);
+      Real scorr = -scorrK * scorrPower<ScorrPow>(k.poly6(r2) * invWdq, scorrN);
+      sum += k.spikyGradientSquared(d, r2) * (li + other.w + scorr);
+    }
+    Vec3 dp = sum * scale + wallPush[i];
+    if (omega > 0) dp = dp / fmaxf(omega * Real(n), Real(1));
+    delta[i] = dp;
+  });
+}
+
+void PositionBasedFluids::correctPositions(StepContext& ctx, Real dt) {
+  if (settings_.scorrN == 4)
+    correctionPass<4>(ctx);
+  else
+    correctionPass<0>(ctx);
+  // colliders inside the iteration loop
+  ScopedPhase t(ctx.timers, Phase::Collision);
+  ParticleSet& p = ctx.particles;
+  Vec4* xp = p.vec4(attr_pbf::kPredicted).data;
+  const Vec3* delta = p.vec3(attr_pbf::kDelta).data;
   const Vec3* x = p.vec3(attr::kPosition).data;
-  {
-    NeighborView nb = ctx.grid.neighbors();
-    SphKernels k = ctx.kernels;
-    Real scale = ctx.particleMass / ctx.scene.fluid.restDensity;
-    Real scorrK = settings_.scorrK / restGradientSum_, scorrN = settings_.scorrN;
-    // integer exponents (the usual n = 4) by repeated multiplication: powf dominates the loop otherwise
-    int scorrPow = scorrN == std::floor(scorrN) ? int(scorrN) : 0;
-    Real dq = settings_.scorrDq * k.h;
-    Real invWdq = Real(1) / k.poly6(dq * dq);
-    Real omega = settings_.sor;
-    const ColliderData* cs = ctx.colliders.data;
-    int nc = int(ctx.colliders.size);
-    Real r = ctx.particleRadius, time = ctx.time + dt;
-    parallelFor(p.size(), EDDY_KERNEL(Index i) {
-      Vec4 own = xl[i];
-      Vec3 xi = xyz(own);
-      Real li = own.w;
-      Vec3 sum{};
-      Index n = nb.count(i);
-      for (Index s = 0; s < n; ++s) {
-        Vec4 other = xl[nb.at(i, s)];
-        Vec3 d = xi - xyz(other);
-        Real r2 = dot(d, d);
-        Real scorr = 0;
-        if (scorrK > 0) {
-          Real q = k.poly6(r2) * invWdq, qn = 1;
-          if (scorrPow == 4) {
-            qn = q * q;
-            qn *= qn;
-          } else if (scorrPow > 0) {
-            for (int e = 0; e < scorrPow; ++e) qn *= q;
-          } else {
-            qn = powf(q, scorrN);
-          }
-          scorr = -scorrK * qn;
-        }
-        sum += k.spikyGradientSquared(d, r2) * (li + other.w + scorr);
-      }
-      Vec3 dp = sum * scale + wallPush[i];
-      if (omega > 0) dp = dp / fmaxf(omega * Real(n), Real(1));
-      // colliders inside the iteration loop
-      Vec3 corrected = xi + dp;
-      projectAll(cs, nc, corrected, x[i], r, time, dt);
-      xp[i] = withW(corrected, 0);
-    });
-  }
+  const ColliderData* cs = ctx.colliders.data;
+  int nc = int(ctx.colliders.size);
+  Real r = ctx.particleRadius, time = ctx.time + dt;
+  parallelFor(p.size(), EDDY_KERNEL(Index i) {
+    Vec3 xi = xyz(xp[i]) + delta[i];
+    projectAll(cs, nc, xi, x[i], r, time, dt);
+    xp[i] = withW(xi, 0);
+  });
 }
 
 void PositionBasedFluids::updateVelocities(StepContext& ctx, Real dt) {

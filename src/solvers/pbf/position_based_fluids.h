@@ -20,6 +20,8 @@ class PositionBasedFluids final : public Solver {
   void predict(StepContext& ctx, Real dt);
   void solveDensity(StepContext& ctx, Real dt);
   void correctPositions(StepContext& ctx, Real dt);
+  template <int ScorrPow>
+  void correctionPass(StepContext& ctx);
   void updateVelocities(StepContext& ctx, Real dt);
   void viscosityAndVorticity(StepContext& ctx, Real dt);
 
