@@ -25,6 +25,7 @@ enum class ShapeKind : int { Plane, Box, Sphere, Capsule, Cylinder };
 struct ColliderData {
   ShapeKind kind = ShapeKind::Box;
   bool container = false;     // fluid lives inside the shape
+  bool turned = false;        // rotated or spinning: axis-aligned static shapes skip the quaternion work
   Vec3 center{};              // at t = 0; for a plane a point on it
   Quat orientation{};         // local -> world at t = 0
   Vec3 halfExtents{1, 1, 1};  // box
@@ -54,6 +55,7 @@ inline ColliderData makeShapeData(const ShapeDesc& s) {
   ColliderData c;
   c.center = s.center;
   c.orientation = quatFromEulerDegrees(s.rotation);
+  c.turned = !(c.orientation.w == 1 && c.orientation.x == 0 && c.orientation.y == 0 && c.orientation.z == 0);
   c.halfExtents = s.halfExtents;
   c.radius = s.radius;
   c.halfHeight = s.halfHeight;
@@ -92,6 +94,9 @@ inline ColliderData makeColliderData(const ColliderDesc& d) {
   c.restitution = d.restitution;
   c.friction = d.friction;
   c.staticFriction = d.staticFriction;
+  c.turned =
+      !(c.orientation.w == 1 && c.orientation.x == 0 && c.orientation.y == 0 && c.orientation.z == 0) ||
+      lengthSquared(c.angularVelocity) > 0;
   return c;
 }
 
@@ -197,8 +202,14 @@ EDDY_HD inline Real shapeDistance(const ColliderData& c, Vec3 pLocal) {
 // pose at time t: the center moves with linearVelocity, the shape spins about its center
 EDDY_HD inline Vec3 colliderCenter(const ColliderData& c, Real t) { return c.center + c.linearVelocity * t; }
 EDDY_HD inline Quat colliderOrientation(const ColliderData& c, Real t) {
+  if (!c.turned) return {};
   return quatFromRotationVector(c.angularVelocity * t) * c.orientation;
 }
+// world -> local and local -> world directions at orientation q
+EDDY_HD inline Vec3 toLocal(const ColliderData& c, Quat q, Vec3 v) {
+  return c.turned ? rotate(conjugate(q), v) : v;
+}
+EDDY_HD inline Vec3 toWorld(const ColliderData& c, Quat q, Vec3 v) { return c.turned ? rotate(q, v) : v; }
 
 EDDY_HD inline bool colliderMoves(const ColliderData& c) {
   return lengthSquared(c.linearVelocity) > 0 || lengthSquared(c.angularVelocity) > 0;
@@ -208,11 +219,11 @@ EDDY_HD inline bool colliderMoves(const ColliderData& c) {
 // *normalOut (may be null) gets the unit normal pointing to the fluid side
 EDDY_HD inline Real signedDistance(const ColliderData& c, Vec3 p, Real t, Vec3* normalOut) {
   Quat q = colliderOrientation(c, t);
-  Vec3 local = rotate(conjugate(q), p - colliderCenter(c, t));
+  Vec3 local = toLocal(c, q, p - colliderCenter(c, t));
   Vec3 g;
   Real d = shapeDistanceGradient(c, local, &g);
   Real sign = c.container ? Real(-1) : Real(1);
-  if (normalOut) *normalOut = rotate(q, g) * sign;
+  if (normalOut) *normalOut = toWorld(c, q, g) * sign;
   return d * sign;
 }
 
@@ -224,6 +235,7 @@ EDDY_HD inline Vec3 colliderVelocityAt(const ColliderData& c, Vec3 p, Real t) {
 // exact rigid displacement over [t - dt, t] of the collider point that sat at x at time t - dt;
 // exactly zero for a static collider
 EDDY_HD inline Vec3 colliderDisplacement(const ColliderData& c, Vec3 x, Real t, Real dt) {
+  if (lengthSquared(c.angularVelocity) == 0) return c.linearVelocity * dt;
   Vec3 rel = x - colliderCenter(c, t - dt);
   Vec3 spun = rotate(quatFromRotationVector(c.angularVelocity * dt), rel);
   return c.linearVelocity * dt + (spun - rel);

@@ -5,11 +5,11 @@
 // "Density Maps for Improved SPH Boundary Handling" (SCA 2017), and of mirrored boundary particles.
 #pragma once
 
-#include "colliders/collider.h"
-#include "core/sph_kernels.h"
-
 #include <cmath>
 #include <cstdlib>
+
+#include "colliders/collider.h"
+#include "core/sph_kernels.h"
 
 namespace eddy {
 
@@ -76,15 +76,16 @@ struct WallKernel {
   // Inside a tank every face near the particle counts, not only the nearest one. Near an edge or a corner
   // the regions beyond two faces overlap; treating the faces as independent (exact for a separable
   // kernel) gives beyond = 1 - prod(1 - F_f), and its gradient by the product rule.
-  EDDY_HD void accumulateBoxFaces(const ColliderData& c, Vec3 x, Real t, Real& massFraction, Vec3& gradW) const {
+  EDDY_HD void accumulateBoxFaces(const ColliderData& c, Vec3 x, Real t, Real& massFraction,
+                                  Vec3& gradW) const {
     Quat q = colliderOrientation(c, t);
-    Vec3 local = rotate(conjugate(q), x - colliderCenter(c, t));
+    Vec3 local = toLocal(c, q, x - colliderCenter(c, t));
     Real inside = 1;  // prod (1 - F_f)
     Vec3 grad{};      // sum_f grad_f prod_{g != f} (1 - F_g), built incrementally
     // axes one by one with scalars: an array indexed by the axis would live in GPU local memory
-    addFacePair(local.x, c.halfExtents.x, rotate(q, Vec3{1, 0, 0}), inside, grad);
-    addFacePair(local.y, c.halfExtents.y, rotate(q, Vec3{0, 1, 0}), inside, grad);
-    addFacePair(local.z, c.halfExtents.z, rotate(q, Vec3{0, 0, 1}), inside, grad);
+    addFacePair(local.x, c.halfExtents.x, toWorld(c, q, Vec3{1, 0, 0}), inside, grad);
+    addFacePair(local.y, c.halfExtents.y, toWorld(c, q, Vec3{0, 1, 0}), inside, grad);
+    addFacePair(local.z, c.halfExtents.z, toWorld(c, q, Vec3{0, 0, 1}), inside, grad);
     massFraction += 1 - inside;
     gradW += grad;
   }
