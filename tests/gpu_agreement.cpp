@@ -101,6 +101,12 @@ TEST(GpuAgreement, DamBreakWcsph) {
   expectAgreement("", {"fluid.spacing=0.04", "solver=wcsph"});
 }
 
+// the optional PBF terms on both backends
+TEST(GpuAgreement, DamBreakPbfWithVorticityAndSor) {
+  if (!eddy::cudaAvailable()) GTEST_SKIP() << "no CUDA GPU on this machine";
+  expectAgreement("", {"fluid.spacing=0.04", "pbf.vorticity=0.2", "pbf.sor=0.05"});
+}
+
 // a curved obstacle: the collider and wall-density code paths on both backends
 TEST(GpuAgreement, SphereObstaclePbf) {
   if (!eddy::cudaAvailable()) GTEST_SKIP() << "no CUDA GPU on this machine";

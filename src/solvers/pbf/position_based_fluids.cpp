@@ -244,8 +244,8 @@ void PositionBasedFluids::updateVelocities(StepContext& ctx, Real dt) {
   });
 }
 
-void PositionBasedFluids::viscosityAndVorticity(StepContext& ctx, Real dt) {
-  ScopedPhase t(ctx.timers, Phase::ViscosityVorticity);
+template <bool Vorticity>
+void PositionBasedFluids::smoothVelocities(StepContext& ctx) {
   ParticleSet& p = ctx.particles;
   const Vec4* x = p.vec4(attr_pbf::kPredicted).data;  // equal to the new positions now
   Vec3* v = p.vec3(attr::kVelocity).data;
@@ -254,9 +254,8 @@ void PositionBasedFluids::viscosityAndVorticity(StepContext& ctx, Real dt) {
   NeighborView nb = ctx.grid.neighbors();
   SphKernels k = ctx.kernels;
   Real c = settings_.xsph;
-  Real epsVort = settings_.vorticity;
-  bool vort = epsVort > 0;
-  // XSPH smoothing and the vorticity omega_i = sum_j (m/rho_j) (v_j - v_i) x grad W_ij
+  // XSPH smoothing and, where asked for, the vorticity omega_i = curl v = sum_j (m/rho_j) grad_i W_ij x (v_j - v_i)
+  // (a compile-time switch: the vorticity terms' registers would slow the plain XSPH loop)
   parallelFor(p.size(), EDDY_KERNEL(Index i) {
     Vec3 xi = xyz(x[i]), vi = xyz(vNew[i]);
     Vec3 smooth{}, w{};
@@ -269,13 +268,29 @@ void PositionBasedFluids::viscosityAndVorticity(StepContext& ctx, Real dt) {
       Vec3 vij = xyz(other) - vi;
       Real vol = other.w;
       smooth += vij * (vol * k.poly6(r2));
-      if (vort) w += cross(vij, k.spikyGradientSquared(d, r2)) * vol;
+      if constexpr (Vorticity) w += cross(k.spikyGradientSquared(d, r2), vij) * vol;
     }
     v[i] = vi + smooth * c;
-    omega[i] = w;
+    if constexpr (Vorticity) omega[i] = w;
   });
-  if (!vort) return;
+}
+
+void PositionBasedFluids::viscosityAndVorticity(StepContext& ctx, Real dt) {
+  ScopedPhase t(ctx.timers, Phase::ViscosityVorticity);
+  Real epsVort = settings_.vorticity;
+  if (epsVort <= 0) {
+    smoothVelocities<false>(ctx);
+    return;
+  }
+  smoothVelocities<true>(ctx);
   // confinement f = eps (N x omega), N = grad|omega| / |grad|omega||
+  ParticleSet& p = ctx.particles;
+  const Vec4* x = p.vec4(attr_pbf::kPredicted).data;
+  Vec3* v = p.vec3(attr::kVelocity).data;
+  const Vec4* vNew = p.vec4(attr_pbf::kNewVelocity).data;
+  const Vec3* omega = p.vec3(attr_pbf::kVorticity).data;
+  NeighborView nb = ctx.grid.neighbors();
+  SphKernels k = ctx.kernels;
   parallelFor(p.size(), EDDY_KERNEL(Index i) {
     Vec3 xi = xyz(x[i]);
     Real wi = length(omega[i]);

@@ -24,6 +24,8 @@ class PositionBasedFluids final : public Solver {
   void correctionPass(StepContext& ctx);
   void updateVelocities(StepContext& ctx, Real dt);
   void viscosityAndVorticity(StepContext& ctx, Real dt);
+  template <bool Vorticity>
+  void smoothVelocities(StepContext& ctx);
 
  private:
   PbfSettings settings_;
