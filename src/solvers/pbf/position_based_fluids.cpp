@@ -257,6 +257,7 @@ void PositionBasedFluids::smoothVelocities(StepContext& ctx) {
   // XSPH smoothing and, where asked for, the vorticity omega_i = curl v = sum_j (m/rho_j) grad_i W_ij x (v_j - v_i)
   // (a compile-time switch: the vorticity terms' registers would slow the plain XSPH loop)
   parallelFor(p.size(), EDDY_KERNEL(Index i) {
+    Vec3* omegaOut = omega;  // captured here: CUDA cannot first-capture inside `if constexpr`
     Vec3 xi = xyz(x[i]), vi = xyz(vNew[i]);
     Vec3 smooth{}, w{};
     Index n = nb.count(i);
@@ -271,7 +272,7 @@ void PositionBasedFluids::smoothVelocities(StepContext& ctx) {
       if constexpr (Vorticity) w += cross(k.spikyGradientSquared(d, r2), vij) * vol;
     }
     v[i] = vi + smooth * c;
-    if constexpr (Vorticity) omega[i] = w;
+    if constexpr (Vorticity) omegaOut[i] = w;
   });
 }
 
