@@ -102,14 +102,15 @@ TEST(GpuAgreement, DamBreakWcsph) {
   expectAgreement("", {"fluid.spacing=0.04", "solver=wcsph"});
 }
 
-// the optional PBF terms on both backends
+// The optional PBF terms on both backends. Under-relaxation (SOR) and vorticity confinement (which
+// normalises grad |omega|) make the splash front more sensitive: round-off grows faster and the fastest
+// particle's speed drifts apart first (measured on an H200: 0.75% with SOR, 1.3% with vorticity 0.2, by
+// frame 6, while the total kinetic energy stays within 0.2%), so these two runs are held to 2%.
 TEST(GpuAgreement, DamBreakPbfWithSor) {
   if (!eddy::cudaAvailable()) GTEST_SKIP() << "no CUDA GPU on this machine";
-  expectAgreement("", {"fluid.spacing=0.04", "pbf.sor=0.05"});
+  expectAgreement("", {"fluid.spacing=0.04", "pbf.sor=0.05"}, 2e-2);
 }
 
-// vorticity confinement normalises grad |omega|, which amplifies round-off where that gradient is small:
-// the backends drift apart faster (measured on an H200: 1.3% on max speed by frame 6), so 2% here
 TEST(GpuAgreement, DamBreakPbfWithVorticity) {
   if (!eddy::cudaAvailable()) GTEST_SKIP() << "no CUDA GPU on this machine";
   expectAgreement("", {"fluid.spacing=0.04", "pbf.vorticity=0.2"}, 2e-2);
