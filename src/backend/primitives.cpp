@@ -16,6 +16,21 @@
 
 namespace eddy::EDDY_NS {
 
+namespace {
+struct Plus {
+  template <class T>
+  EDDY_HD T operator()(T a, T b) const { return a + b; }
+};
+struct Min {
+  template <class T>
+  EDDY_HD T operator()(T a, T b) const { return b < a ? b : a; }
+};
+struct Max {
+  template <class T>
+  EDDY_HD T operator()(T a, T b) const { return a < b ? b : a; }
+};
+}  // namespace
+
 void* Primitives::scratch(std::size_t bytes) {
   if (scratch_.size() < bytes) scratch_.resize(kDevice, std::max<std::size_t>(bytes, scratch_.size() * 3 / 2));
   return scratch_.data();
@@ -29,50 +44,15 @@ void Primitives::exclusiveScan(View<std::uint32_t> in, View<std::uint32_t> out, 
   checkCuda(cub::DeviceScan::ExclusiveSum(scratch(bytes), bytes, in.data, out.data, n), "scan");
 }
 
-double Primitives::sum(View<Real> values, Index n) {
-  if (n <= 0) return 0;
+template <class T, class Acc, class Op>
+Acc Primitives::reduce(const T* values, Index n, Op op, Acc init) {
+  if (n <= 0) return init;
   if (result_.size() < 1) result_.resize(kDevice, 4);
-  Real* r = reinterpret_cast<Real*>(result_.data());
+  Acc* r = reinterpret_cast<Acc*>(result_.data());
   std::size_t bytes = 0;
-  cub::DeviceReduce::Sum(nullptr, bytes, values.data, r, n);
-  checkCuda(cub::DeviceReduce::Sum(scratch(bytes), bytes, values.data, r, n), "reduce");
-  Real h = 0;
-  copyBytes(Device::Host, &h, kDevice, r, sizeof h);
-  return h;
-}
-
-Real Primitives::min(View<Real> values, Index n) {
-  if (n <= 0) return 0;
-  if (result_.size() < 1) result_.resize(kDevice, 4);
-  Real* r = reinterpret_cast<Real*>(result_.data());
-  std::size_t bytes = 0;
-  cub::DeviceReduce::Min(nullptr, bytes, values.data, r, n);
-  checkCuda(cub::DeviceReduce::Min(scratch(bytes), bytes, values.data, r, n), "reduce");
-  Real h = 0;
-  copyBytes(Device::Host, &h, kDevice, r, sizeof h);
-  return h;
-}
-
-Real Primitives::max(View<Real> values, Index n) {
-  if (n <= 0) return 0;
-  if (result_.size() < 1) result_.resize(kDevice, 4);
-  Real* r = reinterpret_cast<Real*>(result_.data());
-  std::size_t bytes = 0;
-  cub::DeviceReduce::Max(nullptr, bytes, values.data, r, n);
-  checkCuda(cub::DeviceReduce::Max(scratch(bytes), bytes, values.data, r, n), "reduce");
-  Real h = 0;
-  copyBytes(Device::Host, &h, kDevice, r, sizeof h);
-  return h;
-}
-
-std::uint32_t Primitives::max(View<std::uint32_t> values, Index n) {
-  if (n <= 0) return 0;
-  if (result_.size() < 1) result_.resize(kDevice, 4);
-  auto* r = reinterpret_cast<std::uint32_t*>(result_.data());
-  std::size_t bytes = 0;
-  cub::DeviceReduce::Max(nullptr, bytes, values.data, r, n);
-  checkCuda(cub::DeviceReduce::Max(scratch(bytes), bytes, values.data, r, n), "reduce");
-  std::uint32_t h = 0;
+  cub::DeviceReduce::Reduce(nullptr, bytes, values, r, n, op, init);
+  checkCuda(cub::DeviceReduce::Reduce(scratch(bytes), bytes, values, r, n, op, init), "reduce");
+  Acc h{};
   copyBytes(Device::Host, &h, kDevice, r, sizeof h);
   return h;
 }
@@ -97,33 +77,16 @@ void Primitives::exclusiveScan(View<std::uint32_t> in, View<std::uint32_t> out, 
   std::exclusive_scan(in.data, in.data + n, out.data, std::uint32_t(0));
 }
 
-template <class T, class Init, class Join>
-static auto deterministicReduce(const T* v, Index n, Init init, Join join) {
+// a fixed split into ranges, so the result does not depend on thread timing
+template <class T, class Acc, class Op>
+Acc Primitives::reduce(const T* values, Index n, Op op, Acc init) {
   return tbb::parallel_deterministic_reduce(
       tbb::blocked_range<Index>(0, n, 4096), init,
-      [&](const tbb::blocked_range<Index>& r, decltype(init) acc) {
-        for (Index i = r.begin(); i != r.end(); ++i) acc = join(acc, decltype(init)(v[i]));
+      [&](const tbb::blocked_range<Index>& r, Acc acc) {
+        for (Index i = r.begin(); i != r.end(); ++i) acc = op(acc, Acc(values[i]));
         return acc;
       },
-      join);
-}
-
-double Primitives::sum(View<Real> values, Index n) {
-  return deterministicReduce(values.data, n, 0.0, [](double a, double b) { return a + b; });
-}
-Real Primitives::min(View<Real> values, Index n) {
-  if (n <= 0) return 0;
-  return deterministicReduce(values.data, n, std::numeric_limits<Real>::max(),
-                             [](Real a, Real b) { return std::min(a, b); });
-}
-Real Primitives::max(View<Real> values, Index n) {
-  if (n <= 0) return 0;
-  return deterministicReduce(values.data, n, std::numeric_limits<Real>::lowest(),
-                             [](Real a, Real b) { return std::max(a, b); });
-}
-std::uint32_t Primitives::max(View<std::uint32_t> values, Index n) {
-  return deterministicReduce(values.data, n, std::uint32_t(0),
-                             [](std::uint32_t a, std::uint32_t b) { return std::max(a, b); });
+      op);
 }
 
 void Primitives::sortPairs(View<std::uint32_t> keys, View<std::uint32_t> values, View<std::uint32_t> keysTmp,
@@ -146,5 +109,23 @@ void Primitives::sortPairs(View<std::uint32_t> keys, View<std::uint32_t> values,
 }
 
 #endif
+
+// sums in double on the CPU (exactly repeatable); CUB sums floats on the GPU
+double Primitives::sum(View<Real> values, Index n) {
+#if EDDY_BACKEND_CUDA
+  return reduce(values.data, n, Plus{}, Real(0));
+#else
+  return reduce(values.data, n, Plus{}, 0.0);
+#endif
+}
+Real Primitives::min(View<Real> values, Index n) {
+  return n > 0 ? reduce(values.data, n, Min{}, std::numeric_limits<Real>::max()) : 0;
+}
+Real Primitives::max(View<Real> values, Index n) {
+  return n > 0 ? reduce(values.data, n, Max{}, std::numeric_limits<Real>::lowest()) : 0;
+}
+std::uint32_t Primitives::max(View<std::uint32_t> values, Index n) {
+  return reduce(values.data, n, Max{}, std::uint32_t(0));
+}
 
 }  // namespace eddy::EDDY_NS

@@ -29,6 +29,8 @@ class Primitives {
 
  private:
   void* scratch(std::size_t bytes);
+  template <class T, class Acc, class Op>
+  Acc reduce(const T* values, Index n, Op op, Acc init);
   Buffer<unsigned char> scratch_;
   Buffer<double> result_;  // reduction results on the device
 };
