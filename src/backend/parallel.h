@@ -15,12 +15,14 @@
 #define EDDY_NS cuda
 #define EDDY_KERNEL [=] __device__
 #define EDDY_BACKEND_CUDA 1
+#define EDDY_UNROLL _Pragma("unroll")
 #else
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #define EDDY_NS cpu
 #define EDDY_KERNEL [=]
 #define EDDY_BACKEND_CUDA 0
+#define EDDY_UNROLL
 #endif
 
 namespace eddy::EDDY_NS {

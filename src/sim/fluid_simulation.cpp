@@ -111,14 +111,14 @@ void FluidSimulation::emit(Real dt) {
 }
 
 void FluidSimulation::advanceSubstep(Real dt) {
-  timers_.begin(int(Phase::Count));
+  timers_.beginSubstep();
   {
-    ScopedPhase t(timers_, Phase::Integration);
+    timers_.mark(Phase::Integration);
     emit(dt);
   }
   StepContext ctx = context();
   solver_->step(ctx, dt);
-  timers_.end(int(Phase::Count));
+  timers_.endSubstep();
   time_ += dt;
   ++substeps_;
 }

@@ -1,15 +1,16 @@
 #include "sim/particle_set.h"
 
-#include "backend/primitives.h"
-
 #include <algorithm>
+
+#include "backend/primitives.h"
 
 namespace eddy::EDDY_NS {
 
 void ParticleSet::addAttribute(const std::string& name, int components, bool persistent) {
   if (has(name)) return;
   if (components != 1 && components != 3 && components != 4)
-    throw RuntimeFailure("particle attribute '" + name + "': 1, 3 or 4 components, not " + std::to_string(components));
+    throw RuntimeFailure("particle attribute '" + name + "': 1, 3 or 4 components, not " +
+                         std::to_string(components));
   Attribute a;
   a.name = name;
   a.components = components;
@@ -20,7 +21,8 @@ void ParticleSet::addAttribute(const std::string& name, int components, bool per
 }
 
 bool ParticleSet::has(const std::string& name) const {
-  return std::any_of(attributes_.begin(), attributes_.end(), [&](const Attribute& a) { return a.name == name; });
+  return std::any_of(attributes_.begin(), attributes_.end(),
+                     [&](const Attribute& a) { return a.name == name; });
 }
 
 const ParticleSet::Attribute& ParticleSet::find(const std::string& name, int components) const {
@@ -70,20 +72,64 @@ void ParticleSet::append(const std::vector<Vec3>& position, const std::vector<Ve
   reserve(size_ + add);
   const Attribute& p = find(attr::kPosition, 3);
   const Attribute& v = find(attr::kVelocity, 3);
-  copyBytes(kDevice, p.data.data() + 3 * std::size_t(size_), Device::Host, position.data(), add * sizeof(Vec3));
-  copyBytes(kDevice, v.data.data() + 3 * std::size_t(size_), Device::Host, velocity.data(), add * sizeof(Vec3));
+  copyBytes(kDevice, p.data.data() + 3 * std::size_t(size_), Device::Host, position.data(),
+            add * sizeof(Vec3));
+  copyBytes(kDevice, v.data.data() + 3 * std::size_t(size_), Device::Host, velocity.data(),
+            add * sizeof(Vec3));
   size_ += add;
 }
 
+namespace {
+// every persistent attribute moved in one pass over the particles (one launch, `order` read once)
+constexpr int kMaxGathered = 8;
+struct GatherSet {
+  const Real* src[kMaxGathered];
+  Real* dst[kMaxGathered];
+  int components[kMaxGathered];
+  int count = 0;
+};
+}  // namespace
+
 void ParticleSet::reorder(View<const std::uint32_t> order) {
+  GatherSet set{};
+  std::vector<Attribute*> moved;
   for (Attribute& a : attributes_) {
     if (!a.persistent) continue;
-    Buffer<Real>& scratch = scratch_[a.components];
+    if (set.count == kMaxGathered)
+      throw RuntimeFailure("more than " + std::to_string(kMaxGathered) + " persistent particle attributes");
+    Buffer<Real>& scratch = scratch_[moved.size()];
     if (scratch.size() != a.data.size()) scratch.resize(kDevice, a.data.size());
-    gather({a.data.data(), a.data.size()}, scratch.view(), order, size_, a.components);
-    // the attribute takes the gathered copy; its old array becomes the scratch
-    a.data.swap(scratch);
+    set.src[set.count] = a.data.data();
+    set.dst[set.count] = scratch.data();
+    set.components[set.count] = a.components;
+    ++set.count;
+    moved.push_back(&a);
   }
+  const std::uint32_t* o = order.data;
+  parallelFor(
+      size_, EDDY_KERNEL(Index i) {
+        std::size_t j = o[i];
+        EDDY_UNROLL
+        for (int a = 0; a < kMaxGathered; ++a) {
+          if (a >= set.count) break;
+          const Real* src = set.src[a];
+          Real* dst = set.dst[a];
+          switch (set.components[a]) {
+            case 4:
+              reinterpret_cast<Vec4*>(dst)[i] = reinterpret_cast<const Vec4*>(src)[j];
+              break;
+            case 3:
+              dst[3 * std::size_t(i) + 0] = src[3 * j + 0];
+              dst[3 * std::size_t(i) + 1] = src[3 * j + 1];
+              dst[3 * std::size_t(i) + 2] = src[3 * j + 2];
+              break;
+            default:
+              dst[i] = src[j];
+          }
+        }
+      });
+  // each attribute takes its gathered copy; its old array becomes that slot's scratch
+  for (std::size_t a = 0; a < moved.size(); ++a) moved[a]->data.swap(scratch_[a]);
 }
 
 std::size_t ParticleSet::bytes() const {

@@ -50,7 +50,7 @@ class ParticleSet {
   const Attribute& find(const std::string& name, int components) const;
 
   std::vector<Attribute> attributes_;
-  Buffer<Real> scratch_[5];  // reorder scratch by component count
+  Buffer<Real> scratch_[8];  // reorder scratch, one per persistent attribute
   Index size_ = 0;
   Index capacity_ = 0;
 };

@@ -2,56 +2,51 @@
 
 namespace eddy::EDDY_NS {
 
-namespace {
-void record(Profile& p, int slot, double ms) {
-  if (slot == int(Phase::Count)) {
-    p.stepMs += ms;
-    p.substeps += 1;
-  } else {
-    p.add(Phase(slot), ms);
-  }
+void PhaseTimers::beginSubstep() { record(kStepBegin); }
+void PhaseTimers::mark(Phase p) { record(int(p)); }
+void PhaseTimers::endSubstep() { record(kStepEnd); }
+
+// the interval that began with a `tag` mark has ended after ms
+void PhaseTimers::close(int tag, double ms) {
+  if (tag >= 0) profile_.add(Phase(tag), ms);
 }
-}  // namespace
 
 #if EDDY_BACKEND_CUDA
 
-PhaseTimers::PhaseTimers() : start_(kPairs), stop_(kPairs) {
-  for (int i = 0; i < kPairs; ++i) {
-    checkCuda(cudaEventCreate(&start_[i]), "event create");
-    checkCuda(cudaEventCreate(&stop_[i]), "event create");
-  }
-  pending_.reserve(kPairs);
+PhaseTimers::PhaseTimers() : events_(kEvents) {
+  for (cudaEvent_t& e : events_) checkCuda(cudaEventCreate(&e), "event create");
+  tags_.reserve(kEvents);
 }
 
 PhaseTimers::~PhaseTimers() {
-  for (int i = 0; i < kPairs; ++i) {
-    cudaEventDestroy(start_[i]);
-    cudaEventDestroy(stop_[i]);
-  }
+  for (cudaEvent_t& e : events_) cudaEventDestroy(e);
 }
 
-void PhaseTimers::begin(int slot) {
-  if (nextPair_ == kPairs) flush();
-  int pair = nextPair_++;
-  open_[slot] = pair;
-  cudaEventRecord(start_[pair]);
-}
-
-void PhaseTimers::end(int slot) {
-  int pair = open_[slot];
-  cudaEventRecord(stop_[pair]);
-  pending_.push_back({slot, pair});
+void PhaseTimers::record(int tag) {
+  // keep whole substeps together: flush only at a substep boundary
+  if (tag == kStepBegin && tags_.size() + 64 > events_.size()) flush();
+  cudaEventRecord(events_[tags_.size()]);
+  tags_.push_back(tag);
 }
 
 void PhaseTimers::flush() {
-  for (const Pending& p : pending_) {
-    checkCuda(cudaEventSynchronize(stop_[p.pair]), "kernel execution");
+  if (tags_.empty()) return;
+  checkCuda(cudaEventSynchronize(events_[tags_.size() - 1]), "kernel execution");
+  std::size_t stepStart = 0;
+  for (std::size_t k = 0; k < tags_.size(); ++k) {
+    if (tags_[k] == kStepBegin) stepStart = k;
+    if (k + 1 == tags_.size()) break;
     float ms = 0;
-    cudaEventElapsedTime(&ms, start_[p.pair], stop_[p.pair]);
-    record(profile_, p.slot, ms);
+    cudaEventElapsedTime(&ms, events_[k], events_[k + 1]);
+    close(tags_[k], ms);
+    if (tags_[k + 1] == kStepEnd) {
+      float step = 0;
+      cudaEventElapsedTime(&step, events_[stepStart], events_[k + 1]);
+      profile_.stepMs += step;
+      profile_.substeps += 1;
+    }
   }
-  pending_.clear();
-  nextPair_ = 0;
+  tags_.clear();
 }
 
 #else
@@ -59,11 +54,16 @@ void PhaseTimers::flush() {
 PhaseTimers::PhaseTimers() = default;
 PhaseTimers::~PhaseTimers() = default;
 
-void PhaseTimers::begin(int slot) { started_[slot] = std::chrono::steady_clock::now(); }
-
-void PhaseTimers::end(int slot) {
+void PhaseTimers::record(int tag) {
   auto now = std::chrono::steady_clock::now();
-  record(profile_, slot, std::chrono::duration<double, std::milli>(now - started_[slot]).count());
+  if (lastTag_ != kStepEnd) close(lastTag_, std::chrono::duration<double, std::milli>(now - last_).count());
+  if (tag == kStepBegin) stepStart_ = now;
+  if (tag == kStepEnd) {
+    profile_.stepMs += std::chrono::duration<double, std::milli>(now - stepStart_).count();
+    profile_.substeps += 1;
+  }
+  last_ = now;
+  lastTag_ = tag;
 }
 
 void PhaseTimers::flush() {}

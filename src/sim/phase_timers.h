@@ -1,5 +1,7 @@
 // Per-phase timers: CUDA events on the GPU (read back lazily, no stall per phase), a steady clock on
-// the CPU. Results accumulate into a Profile with fixed slots.
+// the CPU. A phase runs from its mark to the next mark, so one event per phase boundary is enough: the
+// substep is a chain of marks, and the gaps the host leaves between phases count to the phase before.
+// Results accumulate into a Profile with fixed slots.
 #pragma once
 
 #include "backend/parallel.h"
@@ -18,39 +20,29 @@ class PhaseTimers {
   PhaseTimers(const PhaseTimers&) = delete;
   PhaseTimers& operator=(const PhaseTimers&) = delete;
 
-  // slot Phase::Count times a whole substep and feeds Profile::stepMs
-  void begin(int slot);
-  void end(int slot);
+  void beginSubstep();
+  // the work queued from here to the next mark belongs to phase p
+  void mark(Phase p);
+  void endSubstep();
   // waits for pending GPU timings and adds them to the profile
   void flush();
 
   Profile& profile() { return profile_; }
 
  private:
-  static constexpr int kPairs = 256;
+  static constexpr int kStepBegin = -1, kStepEnd = -2;
+  void record(int tag);
+  void close(int tag, double ms);
+
   Profile profile_;
-  struct Pending {
-    int slot;
-    int pair;
-  };
-  std::vector<Pending> pending_;
-  int open_[int(Phase::Count) + 1];
-  int nextPair_ = 0;
+  int lastTag_ = kStepEnd;
 #if EDDY_BACKEND_CUDA
-  std::vector<cudaEvent_t> start_, stop_;
+  static constexpr int kEvents = 512;
+  std::vector<cudaEvent_t> events_;
+  std::vector<int> tags_;  // what each recorded event starts
 #else
-  std::chrono::steady_clock::time_point started_[int(Phase::Count) + 1];
+  std::chrono::steady_clock::time_point last_, stepStart_;
 #endif
-};
-
-class ScopedPhase {
- public:
-  ScopedPhase(PhaseTimers& t, Phase p) : t_(t), slot_(int(p)) { t_.begin(slot_); }
-  ~ScopedPhase() { t_.end(slot_); }
-
- private:
-  PhaseTimers& t_;
-  int slot_;
 };
 
 }  // namespace eddy::EDDY_NS

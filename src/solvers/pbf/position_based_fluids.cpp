@@ -60,11 +60,11 @@ Real PositionBasedFluids::stableTimeStep(StepContext& ctx) {
 void PositionBasedFluids::step(StepContext& ctx, Real dt) {
   predict(ctx, dt);
   {
-    ScopedPhase t(ctx.timers, Phase::NeighborGrid);
+    ctx.timers.mark(Phase::NeighborGrid);
     ctx.grid.sortParticles(ctx.particles, attr_pbf::kPredicted, ctx.prims);
   }
   {
-    ScopedPhase t(ctx.timers, Phase::NeighborLists);
+    ctx.timers.mark(Phase::NeighborLists);
     auto xp = ctx.particles.vec4(attr_pbf::kPredicted);
     ctx.grid.buildNeighborLists(asConst(xp), ctx.prims);
   }
@@ -77,7 +77,7 @@ void PositionBasedFluids::step(StepContext& ctx, Real dt) {
 }
 
 void PositionBasedFluids::predict(StepContext& ctx, Real dt) {
-  ScopedPhase t(ctx.timers, Phase::Integration);
+  ctx.timers.mark(Phase::Integration);
   Vec3* x = ctx.particles.vec3(attr::kPosition).data;
   Vec3* v = ctx.particles.vec3(attr::kVelocity).data;
   Vec4* xp = ctx.particles.vec4(attr_pbf::kPredicted).data;
@@ -90,7 +90,7 @@ void PositionBasedFluids::predict(StepContext& ctx, Real dt) {
 }
 
 void PositionBasedFluids::solveDensity(StepContext& ctx, Real dt) {
-  ScopedPhase t(ctx.timers, Phase::Density);
+  ctx.timers.mark(Phase::Density);
   ParticleSet& p = ctx.particles;
   const Vec4* xp = p.vec4(attr_pbf::kPredicted).data;
   Real* rho = p.real(attr::kDensity).data;
@@ -154,7 +154,7 @@ EDDY_HD inline Real scorrPower(Real q, Real n) {
 
 template <int ScorrPow>
 void PositionBasedFluids::correctionPass(StepContext& ctx) {
-  ScopedPhase t(ctx.timers, Phase::PositionCorrection);
+  ctx.timers.mark(Phase::PositionCorrection);
   ParticleSet& p = ctx.particles;
   Vec3* delta = p.vec3(attr_pbf::kDelta).data;
   const Vec4* xl = p.vec4(attr_pbf::kPredictedLambda).data;
@@ -192,7 +192,7 @@ void PositionBasedFluids::correctPositions(StepContext& ctx, Real dt) {
   else
     correctionPass<0>(ctx);
   // colliders inside the iteration loop
-  ScopedPhase t(ctx.timers, Phase::Collision);
+  ctx.timers.mark(Phase::Collision);
   ParticleSet& p = ctx.particles;
   Vec4* xp = p.vec4(attr_pbf::kPredicted).data;
   const Vec3* delta = p.vec3(attr_pbf::kDelta).data;
@@ -208,7 +208,7 @@ void PositionBasedFluids::correctPositions(StepContext& ctx, Real dt) {
 }
 
 void PositionBasedFluids::updateVelocities(StepContext& ctx, Real dt) {
-  ScopedPhase t(ctx.timers, Phase::Integration);
+  ctx.timers.mark(Phase::Integration);
   ParticleSet& p = ctx.particles;
   Vec3* x = p.vec3(attr::kPosition).data;
   const Vec3* v = p.vec3(attr::kVelocity).data;
@@ -277,7 +277,7 @@ void PositionBasedFluids::smoothVelocities(StepContext& ctx) {
 }
 
 void PositionBasedFluids::viscosityAndVorticity(StepContext& ctx, Real dt) {
-  ScopedPhase t(ctx.timers, Phase::ViscosityVorticity);
+  ctx.timers.mark(Phase::ViscosityVorticity);
   Real epsVort = settings_.vorticity;
   if (epsVort <= 0) {
     smoothVelocities<false>(ctx);

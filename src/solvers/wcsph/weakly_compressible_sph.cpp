@@ -41,11 +41,11 @@ Real WeaklyCompressibleSph::stableTimeStep(StepContext& ctx) {
 
 void WeaklyCompressibleSph::step(StepContext& ctx, Real dt) {
   {
-    ScopedPhase t(ctx.timers, Phase::NeighborGrid);
+    ctx.timers.mark(Phase::NeighborGrid);
     ctx.grid.sortParticles(ctx.particles, attr::kPosition, ctx.prims);
   }
   {
-    ScopedPhase t(ctx.timers, Phase::NeighborLists);
+    ctx.timers.mark(Phase::NeighborLists);
     auto x = ctx.particles.vec3(attr::kPosition);
     ctx.grid.buildNeighborLists(asConst(x), ctx.prims);
   }
@@ -55,7 +55,7 @@ void WeaklyCompressibleSph::step(StepContext& ctx, Real dt) {
 }
 
 void WeaklyCompressibleSph::densityAndPressure(StepContext& ctx) {
-  ScopedPhase t(ctx.timers, Phase::Density);
+  ctx.timers.mark(Phase::Density);
   ParticleSet& p = ctx.particles;
   auto xv = p.vec3(attr::kPosition);
   computeDensity(ctx, asConst(xv), p.real(attr::kDensity), ctx.time);
@@ -81,7 +81,7 @@ void WeaklyCompressibleSph::densityAndPressure(StepContext& ctx) {
 }
 
 void WeaklyCompressibleSph::forces(StepContext& ctx) {
-  ScopedPhase t(ctx.timers, Phase::PositionCorrection);
+  ctx.timers.mark(Phase::PositionCorrection);
   ParticleSet& p = ctx.particles;
   const Vec4* xp = p.vec4(attr_wcsph::kPositionPressure).data;
   const Vec4* vr = p.vec4(attr_wcsph::kVelocityDensity).data;
@@ -123,7 +123,7 @@ void WeaklyCompressibleSph::forces(StepContext& ctx) {
 }
 
 void WeaklyCompressibleSph::integrate(StepContext& ctx, Real dt) {
-  ScopedPhase t(ctx.timers, Phase::Collision);
+  ctx.timers.mark(Phase::Collision);
   ParticleSet& p = ctx.particles;
   Vec3* x = p.vec3(attr::kPosition).data;
   Vec3* v = p.vec3(attr::kVelocity).data;
