@@ -65,6 +65,19 @@ void parallelFor(Index n, F f) {
 }
 #endif
 
+// *p = max(*p, v) from inside EDDY_KERNEL bodies; on the GPU one atomic per warp
+EDDY_HD inline void atomicMaxU32(std::uint32_t* p, std::uint32_t v) {
+#if defined(__CUDA_ARCH__)
+  unsigned active = __activemask();
+  unsigned most = __reduce_max_sync(active, v);
+  if (int(threadIdx.x & 31) == __ffs(active) - 1) atomicMax(p, most);
+#else
+  std::uint32_t cur = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (v > cur && !__atomic_compare_exchange_n(p, &cur, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+#endif
+}
+
 // float atomic add usable inside EDDY_KERNEL bodies
 EDDY_HD inline void atomicAddReal(Real* p, Real v) {
 #if defined(__CUDA_ARCH__)

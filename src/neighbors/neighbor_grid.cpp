@@ -93,10 +93,13 @@ void NeighborGrid::buildNeighborLists(View<const Position> positions, Primitives
   const Position* x = positions.data;
   GridView g = grid();
   Real h2 = cellSize_ * cellSize_;
+  if (mostNeighbors_.size() == 0) mostNeighbors_.resize(kDevice, 1);
   for (;;) {
     NeighborView nv = neighbors();
     std::uint32_t* counts = neighborCounts_.data();
     std::uint32_t* indices = neighborIndices_.data();
+    std::uint32_t* most = mostNeighbors_.data();
+    fillBytes(kDevice, most, 0, sizeof(std::uint32_t));
     parallelFor(n, EDDY_KERNEL(Index i) {
       Vec3 xi = positionOf(x[i]);
       Index c = 0;
@@ -109,12 +112,14 @@ void NeighborGrid::buildNeighborLists(View<const Position> positions, Primitives
         }
       });
       counts[i] = std::uint32_t(c);
+      atomicMaxU32(most, std::uint32_t(c));
     });
     if (maxNeighbors_ > 0) return;  // a cap: extra neighbours are dropped by design
-    std::uint32_t most = prims.max(neighborCounts_.view(n), n);
-    if (Index(most) <= stride_) return;
+    std::uint32_t largest = 0;
+    mostNeighbors_.download(&largest, 1);
+    if (Index(largest) <= stride_) return;
     // more neighbours than slots: widen the lists (rare, geometric) and build again
-    stride_ = std::max<Index>(Index(most) + Index(most) / 4, stride_ + stride_ / 2);
+    stride_ = std::max<Index>(Index(largest) + Index(largest) / 4, stride_ + stride_ / 2);
     neighborIndices_.resize(kDevice, listSlots());
   }
 }

@@ -140,6 +140,7 @@ class NeighborGrid {
   Buffer<std::uint32_t> keys_, values_, keysTmp_, valuesTmp_;
   Buffer<CellRange> ranges_;
   Buffer<std::uint32_t> neighborCounts_, neighborIndices_;
+  Buffer<std::uint32_t> mostNeighbors_;  // largest count of the last build
 };
 
 }  // namespace eddy::EDDY_NS

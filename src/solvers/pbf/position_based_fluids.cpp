@@ -10,7 +10,6 @@ namespace attr_pbf {
 constexpr const char* kPredicted = "pbf_predicted";     // x* (w unused)
 constexpr const char* kPredictedLambda = "pbf_lambda";  // x* and lambda together: one load per neighbour
 constexpr const char* kWallPush = "pbf_wall_push";  // lambda_i times the colliders' share of grad C_i
-constexpr const char* kDelta = "pbf_delta";
 constexpr const char* kNewVelocity = "pbf_new_velocity";  // v and the volume m / rho
 constexpr const char* kVorticity = "pbf_vorticity";
 constexpr const char* kSpeed = "pbf_speed";
@@ -22,7 +21,6 @@ void PositionBasedFluids::setup(StepContext& ctx) {
   p.addAttribute(attr_pbf::kPredictedLambda, 4, false);
   p.addAttribute(attr_pbf::kSpeed, 1, false);
   p.addAttribute(attr_pbf::kWallPush, 3, false);
-  p.addAttribute(attr_pbf::kDelta, 3, false);
   p.addAttribute(attr_pbf::kNewVelocity, 4, false);
   p.addAttribute(attr_pbf::kVorticity, 3, false);
 
@@ -156,7 +154,8 @@ template <int ScorrPow>
 void PositionBasedFluids::correctionPass(StepContext& ctx) {
   ctx.timers.mark(Phase::PositionCorrection);
   ParticleSet& p = ctx.particles;
-  Vec3* delta = p.vec3(attr_pbf::kDelta).data;
+  // writes x* + delta p straight into the predicted positions: this pass reads only xl
+  Vec4* xp = p.vec4(attr_pbf::kPredicted).data;
   const Vec4* xl = p.vec4(attr_pbf::kPredictedLambda).data;
   const Vec3* wallPush = p.vec3(attr_pbf::kWallPush).data;
   NeighborView nb = ctx.grid.neighbors();
@@ -182,7 +181,7 @@ void PositionBasedFluids::correctionPass(StepContext& ctx) {
     }
     Vec3 dp = sum * scale + wallPush[i];
     if (omega > 0) dp = dp / fmaxf(omega * Real(n), Real(1));
-    delta[i] = dp;
+    xp[i] = withW(xi + dp, 0);
   });
 }
 
@@ -195,13 +194,12 @@ void PositionBasedFluids::correctPositions(StepContext& ctx, Real dt) {
   ctx.timers.mark(Phase::Collision);
   ParticleSet& p = ctx.particles;
   Vec4* xp = p.vec4(attr_pbf::kPredicted).data;
-  const Vec3* delta = p.vec3(attr_pbf::kDelta).data;
   const Vec3* x = p.vec3(attr::kPosition).data;
   const ColliderData* cs = ctx.colliders.data;
   int nc = int(ctx.colliders.size);
   Real r = ctx.particleRadius, time = ctx.time + dt;
   parallelFor(p.size(), EDDY_KERNEL(Index i) {
-    Vec3 xi = xyz(xp[i]) + delta[i];
+    Vec3 xi = xyz(xp[i]);
     projectAll(cs, nc, xi, x[i], r, time, dt);
     xp[i] = withW(xi, 0);
   });
