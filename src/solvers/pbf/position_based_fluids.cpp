@@ -68,7 +68,8 @@ void PositionBasedFluids::step(StepContext& ctx, Real dt) {
   }
   for (int it = 0; it < settings_.iterations; ++it) {
     solveDensity(ctx, dt);
-    correctPositions(ctx, dt);
+    // the last iteration's colliders are applied with the velocity update (one kernel fewer)
+    correctPositions(ctx, dt, it + 1 < settings_.iterations);
   }
   updateVelocities(ctx, dt);
   viscosityAndVorticity(ctx, dt);
@@ -185,11 +186,12 @@ void PositionBasedFluids::correctionPass(StepContext& ctx) {
   });
 }
 
-void PositionBasedFluids::correctPositions(StepContext& ctx, Real dt) {
+void PositionBasedFluids::correctPositions(StepContext& ctx, Real dt, bool applyColliders) {
   if (settings_.scorrN == 4)
     correctionPass<4>(ctx);
   else
     correctionPass<0>(ctx);
+  if (!applyColliders) return;
   // colliders inside the iteration loop
   ctx.timers.mark(Phase::Collision);
   ParticleSet& p = ctx.particles;
@@ -210,7 +212,7 @@ void PositionBasedFluids::updateVelocities(StepContext& ctx, Real dt) {
   ParticleSet& p = ctx.particles;
   Vec3* x = p.vec3(attr::kPosition).data;
   const Vec3* v = p.vec3(attr::kVelocity).data;
-  const Vec4* xp = p.vec4(attr_pbf::kPredicted).data;
+  Vec4* xp = p.vec4(attr_pbf::kPredicted).data;
   Vec4* vNew = p.vec4(attr_pbf::kNewVelocity).data;
   const Real* rho = p.real(attr::kDensity).data;
   Real m = ctx.particleMass;
@@ -220,7 +222,10 @@ void PositionBasedFluids::updateVelocities(StepContext& ctx, Real dt) {
   Real cap = settings_.maxVelocityChange;
   Real invDt = Real(1) / dt;
   parallelFor(p.size(), EDDY_KERNEL(Index i) {
+    // the last iteration's collider projection
     Vec3 xNew = xyz(xp[i]);
+    projectAll(cs, nc, xNew, x[i], r, time, dt);
+    xp[i] = withW(xNew, 0);
     Vec3 vi = (xNew - x[i]) * invDt;
     // restitution: a particle that arrived at a contact moving into it leaves with -e times that speed
     for (int c = 0; c < nc; ++c) {

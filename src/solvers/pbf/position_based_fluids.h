@@ -19,7 +19,7 @@ class PositionBasedFluids final : public Solver {
   // stages of one substep, in order (public so that CUDA lambdas may live in them)
   void predict(StepContext& ctx, Real dt);
   void solveDensity(StepContext& ctx, Real dt);
-  void correctPositions(StepContext& ctx, Real dt);
+  void correctPositions(StepContext& ctx, Real dt, bool applyColliders);
   template <int ScorrPow>
   void correctionPass(StepContext& ctx);
   void updateVelocities(StepContext& ctx, Real dt);
