@@ -49,15 +49,17 @@ NozzleEmitter::NozzleEmitter(const EmitterDesc& e, Real spacing) : desc_(e) {
 
 double NozzleEmitter::maxRate() const { return double(layer_.size()) / interval_; }
 
-EmittedParticles NozzleEmitter::emit(Real time, Real dt) {
-  EmittedParticles out;
+void NozzleEmitter::emit(Real time, Real dt, EmittedParticles& out) {
+  // the caller's buffers keep their capacity: no allocation per substep once they have grown
+  out.position.clear();
+  out.velocity.clear();
   const double tEnd = double(time) + double(dt);
   const double stop = desc_.stop;
-  if (!(dt > 0)) return out;
+  if (!(dt > 0)) return;
   if (!started_) {
     // the first layer leaves at the start time, or now if the simulation begins later
     double first = std::max(double(desc_.start), double(time));
-    if (first >= tEnd || first > stop) return out;
+    if (first >= tEnd || first > stop) return;
     nextRelease_ = first;
     started_ = true;
   }
@@ -83,6 +85,11 @@ EmittedParticles NozzleEmitter::emit(Real time, Real dt) {
     emitted_ += static_cast<long long>(count);
     nextRelease_ += interval_;
   }
+}
+
+EmittedParticles NozzleEmitter::emit(Real time, Real dt) {
+  EmittedParticles out;
+  emit(time, dt, out);
   return out;
 }
 

@@ -26,6 +26,7 @@ class NozzleEmitter {
   // particles have been advanced to time + dt. Layers due before the first active call are not
   // caught up.
   EmittedParticles emit(Real time, Real dt);
+  void emit(Real time, Real dt, EmittedParticles& out);
 
   long long emitted() const { return emitted_; }
   // points in one full layer, and the largest rate the disc can hold (particles per second)

@@ -1,12 +1,12 @@
 #include "sim/fluid_simulation.h"
 
-#include "emitters/volume_emitter.h"
-#include "solvers/fluid_common.h"
-
 #include <eddy/error.h>
 
 #include <algorithm>
 #include <cmath>
+
+#include "emitters/volume_emitter.h"
+#include "solvers/fluid_common.h"
 
 namespace eddy::EDDY_NS {
 
@@ -59,7 +59,8 @@ FluidSimulation::FluidSimulation(const SceneDesc& scene) : scene_(scene) {
   budget += std::int64_t(pos.size());
   if (budget == 0)
     throw InputError(scene.sourcePath + ": /emitters: the emitters produce no particles at spacing " +
-                     std::to_string(scene.fluid.spacing) + " m; make the shapes larger or the spacing smaller");
+                     std::to_string(scene.fluid.spacing) +
+                     " m; make the shapes larger or the spacing smaller");
   checkMemory(budget);
 
   particles_.addAttribute(attr::kPosition, 3);
@@ -77,23 +78,18 @@ void FluidSimulation::checkMemory(std::int64_t particles) const {
   std::size_t need = std::size_t(particles) * kBytesPerParticle + (std::size_t(64) << 20);
   std::size_t free = freeDeviceBytes(kDevice);
   if (particles > std::int64_t(1) << 30 || need > free)
-    throw InputError(scene_.sourcePath + ": the scene needs about " + std::to_string(need >> 20) + " MiB of " +
-                     (kDevice == Device::Cuda ? "GPU" : "host") + " memory for " + std::to_string(particles) +
-                     " particles, but only " + std::to_string(free >> 20) +
+    throw InputError(scene_.sourcePath + ": the scene needs about " + std::to_string(need >> 20) +
+                     " MiB of " + (kDevice == Device::Cuda ? "GPU" : "host") + " memory for " +
+                     std::to_string(particles) + " particles, but only " + std::to_string(free >> 20) +
                      " MiB are free; increase /fluid/spacing or reduce the emitters");
 }
 
 StepContext FluidSimulation::context() {
-  return StepContext{scene_,
-                     particles_,
-                     grid_,
-                     prims_,
-                     timers_,
-                     {colliders_.data(), colliders_.size()},
-                     kernels_,
-                     wall_,
-                     particleMass_,
-                     Real(0.5) * scene_.fluid.spacing,
+  return StepContext{scene_,        particles_,
+                     grid_,         prims_,
+                     timers_,       {colliders_.data(), colliders_.size()},
+                     kernels_,      wall_,
+                     particleMass_, Real(0.5) * scene_.fluid.spacing,
                      Real(time_)};
 }
 
@@ -105,8 +101,8 @@ Profile& FluidSimulation::profile() {
 void FluidSimulation::emit(Real dt) {
   if (nozzles_.empty()) return;
   for (NozzleEmitter& n : nozzles_) {
-    EmittedParticles p = n.emit(Real(time_), dt);
-    particles_.append(p.position, p.velocity);
+    n.emit(Real(time_), dt, emitted_);
+    particles_.append(emitted_.position, emitted_.velocity);
   }
 }
 
@@ -158,8 +154,9 @@ FrameStats FluidSimulation::stats() {
   StepContext ctx = context();
   computeDensity(ctx, {x.data, x.size}, particles_.real(attr::kDensity), ctx.time);
 
-  // per-particle quantities into one scratch array, reduced one at a time
-  Buffer<Real> tmp(kDevice, n);
+  // per-particle quantities into one scratch array (kept between frames), reduced one at a time
+  if (statsScratch_.size() < std::size_t(n)) statsScratch_.resize(kDevice, particles_.capacity());
+  Buffer<Real>& tmp = statsScratch_;
   Real* q = tmp.data();
   const Vec3* xp = x.data;
   const Vec3* v = particles_.vec3(attr::kVelocity).data;
@@ -178,7 +175,7 @@ FrameStats FluidSimulation::stats() {
     return prims_.min(tmp.view(n), n);
   };
   s.meanDensityError = reduceSum(EDDY_KERNEL(Index i) { q[i] = fmaxf(rho[i] / rho0 - 1, Real(0)); }) / n;
-  s.maxDensityError = reduceMax(EDDY_KERNEL(Index i) { q[i] = fmaxf(rho[i] / rho0 - 1, Real(0)); });
+  s.maxDensityError = prims_.max(tmp.view(n), n);  // the same errors, still in q
   s.kineticEnergy = reduceSum(EDDY_KERNEL(Index i) { q[i] = Real(0.5) * m * dot(v[i], v[i]); });
   s.maxSpeed = reduceMax(EDDY_KERNEL(Index i) { q[i] = length(v[i]); });
   s.boundsMin.x = reduceMin(EDDY_KERNEL(Index i) { q[i] = xp[i].x; });
@@ -195,13 +192,17 @@ void FluidSimulation::copyParticles(HostParticles& out) {
   out.position.resize(n);
   out.velocity.resize(n);
   out.density.resize(n);
-  copyBytes(Device::Host, out.position.data(), kDevice, particles_.vec3(attr::kPosition).data, n * sizeof(Vec3));
-  copyBytes(Device::Host, out.velocity.data(), kDevice, particles_.vec3(attr::kVelocity).data, n * sizeof(Vec3));
-  copyBytes(Device::Host, out.density.data(), kDevice, particles_.real(attr::kDensity).data, n * sizeof(Real));
+  copyBytes(Device::Host, out.position.data(), kDevice, particles_.vec3(attr::kPosition).data,
+            n * sizeof(Vec3));
+  copyBytes(Device::Host, out.velocity.data(), kDevice, particles_.vec3(attr::kVelocity).data,
+            n * sizeof(Vec3));
+  copyBytes(Device::Host, out.density.data(), kDevice, particles_.real(attr::kDensity).data,
+            n * sizeof(Real));
 }
 
 std::size_t FluidSimulation::deviceMemoryBytes() const {
-  return particles_.bytes() + grid_.bytes() + prims_.scratchBytes() + colliders_.bytes();
+  return particles_.bytes() + grid_.bytes() + prims_.scratchBytes() + colliders_.bytes() +
+         statsScratch_.bytes();
 }
 
 std::unique_ptr<Simulation> makeSimulation(const SceneDesc& scene) {

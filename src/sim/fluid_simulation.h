@@ -3,13 +3,13 @@
 // scene asks for it), in the manner of Jet's PhysicsAnimation (Kim, "Fluid Engine Development").
 #pragma once
 
-#include "emitters/nozzle_emitter.h"
-#include "solvers/solver.h"
-
 #include <eddy/simulation.h>
 
 #include <memory>
 #include <vector>
+
+#include "emitters/nozzle_emitter.h"
+#include "solvers/solver.h"
 
 namespace eddy::EDDY_NS {
 
@@ -42,7 +42,9 @@ class FluidSimulation final : public Simulation {
   Primitives prims_;
   PhaseTimers timers_;
   Buffer<ColliderData> colliders_;
+  Buffer<Real> statsScratch_;
   std::vector<NozzleEmitter> nozzles_;
+  EmittedParticles emitted_;  // reused by the nozzles every substep
   std::unique_ptr<Solver> solver_;
   SphKernels kernels_;
   WallKernel wall_;
