@@ -44,7 +44,7 @@ GridView NeighborGrid::grid() const {
 }
 
 NeighborView NeighborGrid::neighbors() const {
-  return {neighborCounts_.data(), neighborIndices_.data(), stride_, capacity_};
+  return {neighborCounts_.data(), neighborIndices_.data(), stride_};
 }
 
 namespace {

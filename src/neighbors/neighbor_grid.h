@@ -89,7 +89,6 @@ struct NeighborView {
   const std::uint32_t* counts = nullptr;
   const std::uint32_t* indices = nullptr;
   Index stride = 0;    // slots per particle
-  Index capacity = 0;  // particles the lists are laid out for
 
   EDDY_HD Index count(Index i) const {
     Index c = Index(counts[i]);
