@@ -8,6 +8,8 @@
 #include <limits>
 #include <string>
 
+#include <unistd.h>
+
 #if EDDY_WITH_CUDA
 #include <cuda_runtime_api.h>
 #endif
@@ -106,7 +108,10 @@ std::size_t freeDeviceBytes(Device device) {
     return freeB;
   }
 #endif
-  return std::numeric_limits<std::size_t>::max();
+  // the host: physical memory not in use right now
+  long pages = sysconf(_SC_AVPHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || pageSize <= 0) return std::numeric_limits<std::size_t>::max();
+  return std::size_t(pages) * std::size_t(pageSize);
 }
 
 }  // namespace eddy

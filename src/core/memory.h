@@ -15,7 +15,7 @@ void synchronizeDevice(Device device);
 
 // bytes currently allocated through allocateBytes on a device (for reports)
 std::size_t allocatedBytes(Device device);
-// free device memory, or a very large number for the host
+// free device memory; for the host, the physical memory not in use
 std::size_t freeDeviceBytes(Device device);
 
 }  // namespace eddy

@@ -25,8 +25,9 @@ Real latticeMass(const FluidDesc& fluid, const SphKernels& k) {
   return Real(fluid.restDensity / sum);
 }
 
-// bytes a particle costs: attributes (with reorder scratch), sort arrays, neighbour lists
-constexpr std::size_t kBytesPerParticle = 4 * (3 * 8 + 4 + 6) + 4 * 80;
+// bytes a particle costs: attributes with their reorder scratch (~150), sort arrays (~20), neighbour lists
+// that have grown to ~110 slots (~440); measured 725 per particle for PBF at 1M on the GPU
+constexpr std::size_t kBytesPerParticle = 768;
 
 }  // namespace
 
