@@ -3,12 +3,14 @@
 #pragma once
 
 #include <eddy/scene.h>
+#include <eddy/simulation.h>
 
 #include <array>
 #include <limits>
 #include <span>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 namespace eddy::scene_keys {
 
@@ -44,7 +46,12 @@ struct Field {
   VecRule vec = VecRule::Any;
 };
 
-inline constexpr std::array<std::string_view, 2> kSolvers{"pbf", "wcsph"};
+// the registered solvers (src/solvers/registry.cpp), so a new solver needs no edit here
+inline std::span<const std::string_view> solverChoices() {
+  static const std::vector<std::string> names = solverNames();
+  static const std::vector<std::string_view> views(names.begin(), names.end());
+  return views;
+}
 inline constexpr std::array<std::string_view, 2> kEquationsOfState{"tait", "linear"};
 inline constexpr std::array<std::string_view, 5> kShapeTypes{"plane", "box", "sphere", "capsule", "cylinder"};
 inline constexpr std::array<std::string_view, 2> kEmitterTypes{"volume", "nozzle"};
@@ -54,7 +61,7 @@ inline constexpr std::array<std::string_view, 2> kOutputFormats{"ply", "vtk"};
 // top level: scalar keys, then the keys that hold sections (read by hand), in file order
 inline const std::array<Field<SceneDesc>, 2> kSceneFields{{
     {.key = "name", .member = &SceneDesc::name},
-    {.key = "solver", .member = &SceneDesc::solver, .choices = kSolvers},
+    {.key = "solver", .member = &SceneDesc::solver, .choices = solverChoices()},
 }};
 inline constexpr std::array<std::string_view, 10> kSceneSections{
     "description", "pbf", "wcsph", "fluid", "domain", "time", "forces", "colliders", "emitters", "output"};
