@@ -88,44 +88,55 @@ void NeighborGrid::sortParticles(ParticleSet& particles, const char* positionAtt
 }
 
 template <class Position>
-void NeighborGrid::buildNeighborLists(View<const Position> positions, Primitives& prims) {
+void NeighborGrid::launchNeighborLists(View<const Position> positions) {
   Index n = count_;
   const Position* x = positions.data;
   GridView g = grid();
   Real h2 = cellSize_ * cellSize_;
   if (mostNeighbors_.size() == 0) mostNeighbors_.resize(kDevice, 1);
-  for (;;) {
-    NeighborView nv = neighbors();
-    std::uint32_t* counts = neighborCounts_.data();
-    std::uint32_t* indices = neighborIndices_.data();
-    std::uint32_t* most = mostNeighbors_.data();
-    fillBytes(kDevice, most, 0, sizeof(std::uint32_t));
-    parallelFor(n, EDDY_KERNEL(Index i) {
-      Vec3 xi = positionOf(x[i]);
-      Index c = 0;
-      g.forEachCandidate(xi, [&](Index j) {
-        if (j == i) return;
-        Vec3 d = xi - positionOf(x[j]);
-        if (dot(d, d) < h2) {
-          if (c < nv.stride) indices[nv.slot(i, c)] = std::uint32_t(j);
-          ++c;
-        }
-      });
-      counts[i] = std::uint32_t(c);
-      atomicMaxU32(most, std::uint32_t(c));
+  NeighborView nv = neighbors();
+  std::uint32_t* counts = neighborCounts_.data();
+  std::uint32_t* indices = neighborIndices_.data();
+  std::uint32_t* most = mostNeighbors_.data();
+  fillBytes(kDevice, most, 0, sizeof(std::uint32_t));
+  parallelFor(n, EDDY_KERNEL(Index i) {
+    Vec3 xi = positionOf(x[i]);
+    Index c = 0;
+    g.forEachCandidate(xi, [&](Index j) {
+      if (j == i) return;
+      Vec3 d = xi - positionOf(x[j]);
+      if (dot(d, d) < h2) {
+        if (c < nv.stride) indices[nv.slot(i, c)] = std::uint32_t(j);
+        ++c;
+      }
     });
-    if (maxNeighbors_ > 0) return;  // a cap: extra neighbours are dropped by design
-    std::uint32_t largest = 0;
-    mostNeighbors_.download(&largest, 1);
-    if (Index(largest) <= stride_) return;
-    // more neighbours than slots: widen the lists (rare, geometric) and build again
-    stride_ = std::max<Index>(Index(largest) + Index(largest) / 4, stride_ + stride_ / 2);
-    neighborIndices_.resize(kDevice, listSlots());
-  }
+    counts[i] = std::uint32_t(c);
+    atomicMaxU32(most, std::uint32_t(c));
+  });
+}
+
+bool NeighborGrid::listsComplete() {
+  if (maxNeighbors_ > 0) return true;  // a cap: extra neighbours are dropped by design
+  std::uint32_t largest = 0;
+  mostNeighbors_.download(&largest, 1);
+  if (Index(largest) <= stride_) return true;
+  // more neighbours than slots: widen the lists (rare, geometric); the caller builds them again
+  stride_ = std::max<Index>(Index(largest) + Index(largest) / 4, stride_ + stride_ / 2);
+  neighborIndices_.resize(kDevice, listSlots());
+  return false;
+}
+
+template <class Position>
+void NeighborGrid::buildNeighborLists(View<const Position> positions, Primitives& prims) {
+  do {
+    launchNeighborLists(positions);
+  } while (!listsComplete());
 }
 
 template void NeighborGrid::buildNeighborLists<Vec3>(View<const Vec3>, Primitives&);
 template void NeighborGrid::buildNeighborLists<Vec4>(View<const Vec4>, Primitives&);
+template void NeighborGrid::launchNeighborLists<Vec3>(View<const Vec3>);
+template void NeighborGrid::launchNeighborLists<Vec4>(View<const Vec4>);
 
 std::size_t NeighborGrid::bytes() const {
   return keys_.bytes() * 4 + ranges_.bytes() + neighborCounts_.bytes() + neighborIndices_.bytes();

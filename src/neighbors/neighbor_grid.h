@@ -116,6 +116,12 @@ class NeighborGrid {
   // (Vec3, or Vec4 whose w is ignored)
   template <class Position>
   void buildNeighborLists(View<const Position> positions, Primitives& prims);
+  // the same in two halves, so that work on the lists can be queued before the host learns whether they
+  // held every neighbour: launch, queue the first pass, then listsComplete(); when it says no, the lists
+  // were widened and both must run again
+  template <class Position>
+  void launchNeighborLists(View<const Position> positions);
+  bool listsComplete();
 
   // cell key and identity order of every particle (public: CUDA lambdas cannot live in private members)
   template <class Position>

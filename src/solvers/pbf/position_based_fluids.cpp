@@ -61,13 +61,16 @@ void PositionBasedFluids::step(StepContext& ctx, Real dt) {
     ctx.timers.mark(Phase::NeighborGrid);
     ctx.grid.sortParticles(ctx.particles, attr_pbf::kPredicted, ctx.prims);
   }
-  {
+  // the first density pass is queued before the host checks the lists, so the GPU need not wait for it;
+  // in the rare case of an overflow the lists were widened and both run again
+  auto xp = ctx.particles.vec4(attr_pbf::kPredicted);
+  do {
     ctx.timers.mark(Phase::NeighborLists);
-    auto xp = ctx.particles.vec4(attr_pbf::kPredicted);
-    ctx.grid.buildNeighborLists(asConst(xp), ctx.prims);
-  }
-  for (int it = 0; it < settings_.iterations; ++it) {
+    ctx.grid.launchNeighborLists(asConst(xp));
     solveDensity(ctx, dt);
+  } while (!ctx.grid.listsComplete());
+  for (int it = 0; it < settings_.iterations; ++it) {
+    if (it > 0) solveDensity(ctx, dt);
     // the last iteration's colliders are applied with the velocity update (one kernel fewer)
     correctPositions(ctx, dt, it + 1 < settings_.iterations);
   }

@@ -44,12 +44,13 @@ void WeaklyCompressibleSph::step(StepContext& ctx, Real dt) {
     ctx.timers.mark(Phase::NeighborGrid);
     ctx.grid.sortParticles(ctx.particles, attr::kPosition, ctx.prims);
   }
-  {
+  // the density pass is queued before the host checks the lists (see NeighborGrid::listsComplete)
+  auto x = ctx.particles.vec3(attr::kPosition);
+  do {
     ctx.timers.mark(Phase::NeighborLists);
-    auto x = ctx.particles.vec3(attr::kPosition);
-    ctx.grid.buildNeighborLists(asConst(x), ctx.prims);
-  }
-  densityAndPressure(ctx);
+    ctx.grid.launchNeighborLists(asConst(x));
+    densityAndPressure(ctx);
+  } while (!ctx.grid.listsComplete());
   forces(ctx);
   integrate(ctx, dt);
 }
