@@ -29,7 +29,7 @@ void NeighborGrid::ensureCapacity(Index n) {
 
 std::size_t NeighborGrid::listSlots() const {
   // whole 32-particle tiles on CUDA
-  return std::size_t((capacity_ + 31) / 32 * 32) * std::size_t(stride_);
+  return std::size_t((capacity_ + 31) / 32 * 32) * std::size_t(stride_ + kSpareSlots);
 }
 
 GridView NeighborGrid::grid() const {
@@ -102,6 +102,7 @@ void NeighborGrid::launchNeighborLists(View<const Position> positions) {
   parallelFor(n, EDDY_KERNEL(Index i) {
     Vec3 xi = positionOf(x[i]);
     Index c = 0;
+#if EDDY_BACKEND_CUDA
     g.forEachCandidate(xi, [&](Index j) {
       if (j == i) return;
       Vec3 d = xi - positionOf(x[j]);
@@ -110,6 +111,35 @@ void NeighborGrid::launchNeighborLists(View<const Position> positions) {
         ++c;
       }
     });
+#else
+    // On the CPU the accept test is a coin flip for the branch predictor (a quarter of the candidates
+    // pass), so every candidate is stored and the count advances by the test's result; four candidates at
+    // a time keep the count's dependency chain short. Rejected ones are overwritten; past the last slot the
+    // stores land in the row's spare slot.
+    std::uint32_t* row = indices + nv.slot(i, 0);
+    const Index last = nv.stride;
+    auto accept = [&](std::uint32_t j) -> Index {
+      Vec3 d = xi - positionOf(x[j]);
+      return (dot(d, d) < h2) & (Index(j) != i);
+    };
+    g.forEachCell(xi, [&](std::uint32_t begin, std::uint32_t end) {
+      std::uint32_t j = begin;
+      for (; j + 4 <= end; j += 4) {
+        Index a0 = accept(j), a1 = accept(j + 1), a2 = accept(j + 2), a3 = accept(j + 3);
+        Index c1 = c + a0, c2 = c1 + a1, c3 = c2 + a2;
+        row[c < last ? c : last] = j;
+        row[c1 < last ? c1 : last] = j + 1;
+        row[c2 < last ? c2 : last] = j + 2;
+        row[c3 < last ? c3 : last] = j + 3;
+        c = c3 + a3;
+      }
+      for (; j < end; ++j) {
+        Index a = accept(j);
+        row[c < last ? c : last] = j;
+        c += a;
+      }
+    });
+#endif
     counts[i] = std::uint32_t(c);
     atomicMaxU32(most, std::uint32_t(c));
   });

@@ -47,6 +47,13 @@ struct GridView {
   // (distance to particles not checked); about a quarter of the edge and corner cells are skipped
   template <class F>
   EDDY_HD void forEachCandidate(Vec3 p, F&& f) const {
+    forEachCell(p, [&](std::uint32_t begin, std::uint32_t end) {
+      for (std::uint32_t j = begin; j < end; ++j) f(Index(j));
+    });
+  }
+  // the same cells as runs [begin, end) of sorted particles
+  template <class F>
+  EDDY_HD void forEachCell(Vec3 p, F&& f) const {
     Vec3 u = p * invCellSize;
     Real fx = floorf(u.x), fy = floorf(u.y), fz = floorf(u.z);
     int cx = int(fx), cy = int(fy), cz = int(fz);
@@ -74,7 +81,7 @@ struct GridView {
           if (gy + (dx < 0 ? lx * lx : (dx > 0 ? (1 - lx) * (1 - lx) : Real(0))) >= reach) continue;
           std::uint32_t k = kyz | (dx < 0 ? kx0 : (dx > 0 ? kx2 : kx1));
           CellRange r = ranges[k];
-          for (std::uint32_t j = r.begin; j < r.end; ++j) f(Index(j));
+          if (r.end > r.begin) f(r.begin, r.end);
         }
       }
     }
@@ -83,7 +90,13 @@ struct GridView {
 
 // neighbour lists: on CUDA, tiles of 32 particles (a warp) hold their k-th neighbours side by side, so a
 // warp reads 128 contiguous bytes per neighbour and the list build writes into one small tile instead of
-// all over the array; on the CPU each particle's neighbours are contiguous (cache lines)
+// all over the array; on the CPU each particle's neighbours are contiguous (cache lines), followed by one
+// spare slot that the branch-free list build may write to
+#if EDDY_BACKEND_CUDA
+inline constexpr int kSpareSlots = 0;
+#else
+inline constexpr int kSpareSlots = 1;
+#endif
 
 struct NeighborView {
   const std::uint32_t* counts = nullptr;
@@ -98,7 +111,7 @@ struct NeighborView {
 #if EDDY_BACKEND_CUDA
     return std::size_t(i >> 5) * std::size_t(stride << 5) + std::size_t(k << 5) + std::size_t(i & 31);
 #else
-    return std::size_t(i) * stride + k;
+    return std::size_t(i) * (stride + kSpareSlots) + k;
 #endif
   }
   EDDY_HD Index at(Index i, Index k) const { return Index(indices[slot(i, k)]); }
