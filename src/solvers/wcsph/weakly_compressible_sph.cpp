@@ -109,7 +109,8 @@ void WeaklyCompressibleSph::forces(StepContext& ctx) {
       Vec4 other = xp[j], otherV = vr[j];
       Vec3 d = xi - xyz(other);
       Real r2 = dot(d, d);
-      Real r = r2 * inverseSqrt(fmaxf(r2, Real(1e-30)));
+      Real r, invR;
+      lengthAndInverse(fmaxf(r2, Real(1e-30)), r, invR);
       // symmetric pressure acceleration -sum_j m (p_i/rho_i^2 + p_j/rho_j^2) grad W_ij
       ap -= k.spikyGradientSquared(d, r2) * (m * (pi + other.w));
       av += (xyz(otherV) - vi) * (m / otherV.w * k.viscosityLaplacian(r));
