@@ -59,8 +59,11 @@ std::vector<Row> compare(const FrameStats& c, const FrameStats& g, Vec3 domain) 
   return rows;
 }
 
+// `tolerance` holds every statistic; `extremeTolerance`, where given, replaces it for the two that follow
+// a single particle (max speed, max density error)
 void expectAgreement(const std::string& path, const std::vector<std::string>& overrides,
-                     double tolerance = kTolerance) {
+                     double tolerance = kTolerance, double extremeTolerance = 0) {
+  if (extremeTolerance <= 0) extremeTolerance = tolerance;
   SceneDesc scene = loadScene(path, overrides);
   auto cpu = createSimulation(scene, Backend::Cpu);
   auto gpu = createSimulation(scene, Backend::Cuda);
@@ -76,16 +79,18 @@ void expectAgreement(const std::string& path, const std::vector<std::string>& ov
     FrameStats c = cpu->stats(), g = gpu->stats();
     last = compare(c, g, domain);
     for (const Row& r : last) {
+      bool extreme = std::string(r.name) == "max speed" || std::string(r.name) == "max density error";
       worst = std::max(worst, r.diff);
-      EXPECT_LE(r.diff, tolerance) << "frame " << c.frame << ": " << r.name << " " << r.cpu << " vs "
-                                    << r.gpu;
+      EXPECT_LE(r.diff, extreme ? extremeTolerance : tolerance)
+          << "frame " << c.frame << ": " << r.name << " " << r.cpu << " vs " << r.gpu;
     }
     ASSERT_EQ(c.substeps, g.substeps);
   }
   std::printf("  last frame %d (%lld substeps):\n  %-20s %16s %16s %10s\n", cpu->frame(),
               (long long)cpu->substeps(), "statistic", "cpu", "cuda", "rel. diff");
   for (const Row& r : last) std::printf("  %-20s %16.9g %16.9g %10.2e\n", r.name, r.cpu, r.gpu, r.diff);
-  std::printf("  largest relative difference over all frames: %.2e (limit %.0e)\n", worst, tolerance);
+  std::printf("  largest relative difference over all frames: %.2e (limits %.0e, single-particle %.0e)\n",
+              worst, tolerance, extremeTolerance);
   // the runs moved: agreement of two frozen states would prove nothing
   EXPECT_GT(cpu->stats().kineticEnergy, 0);
 }
@@ -103,17 +108,17 @@ TEST(GpuAgreement, DamBreakWcsph) {
 }
 
 // The optional PBF terms on both backends. Under-relaxation (SOR) and vorticity confinement (which
-// normalises grad |omega|) make the splash front more sensitive: round-off grows faster and the fastest
-// particle's speed drifts apart first (measured on an H200: 0.75% with SOR, 1.3% with vorticity 0.2, by
-// frame 6, while the total kinetic energy stays within 0.2%), so these two runs are held to 2%.
+// normalises grad |omega|) make the splash front more sensitive to round-off: the fastest particle drifts
+// apart first (measured on an H200: max speed 1.7% apart with SOR by frame 13, while the kinetic energy
+// stayed within 7e-4). The totals are held to 2e-3 and the single-particle extremes to 5e-2.
 TEST(GpuAgreement, DamBreakPbfWithSor) {
   if (!eddy::cudaAvailable()) GTEST_SKIP() << "no CUDA GPU on this machine";
-  expectAgreement("", {"fluid.spacing=0.04", "pbf.sor=0.05"}, 2e-2);
+  expectAgreement("", {"fluid.spacing=0.04", "pbf.sor=0.05"}, 2e-3, 5e-2);
 }
 
 TEST(GpuAgreement, DamBreakPbfWithVorticity) {
   if (!eddy::cudaAvailable()) GTEST_SKIP() << "no CUDA GPU on this machine";
-  expectAgreement("", {"fluid.spacing=0.04", "pbf.vorticity=0.2"}, 2e-2);
+  expectAgreement("", {"fluid.spacing=0.04", "pbf.vorticity=0.2"}, 2e-3, 5e-2);
 }
 
 // a curved obstacle: the collider and wall-density code paths on both backends
