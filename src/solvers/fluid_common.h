@@ -1,4 +1,5 @@
-// Loops shared by the particle solvers (and the statistics): SPH density and body forces.
+// Steps shared by the particle solvers (and the statistics): the neighbour search with its first pass,
+// SPH density and body forces.
 #pragma once
 
 #include "solvers/solver.h"
@@ -16,16 +17,36 @@ inline void computeDensity(const StepContext& ctx, View<const Vec3> positions, V
   WallKernel wall = ctx.wall;
   const ColliderData* cs = ctx.colliders.data;
   int nc = int(ctx.colliders.size);
-  parallelFor(ctx.particles.size(), EDDY_KERNEL(Index i) {
-    Vec3 xi = x[i];
-    Real sum = k.poly6(0);
-    Index c = nb.count(i);
-    for (Index s = 0; s < c; ++s) sum += k.poly6(lengthSquared(xi - x[nb.at(i, s)]));
-    Real beyond = 0;
-    Vec3 unused{};
-    wall.accumulate(cs, nc, xi, t, beyond, unused);
-    rho[i] = m * sum + rho0 * beyond;
-  });
+  parallelFor(
+      ctx.particles.size(), EDDY_KERNEL(Index i) {
+        Vec3 xi = x[i];
+        Real sum = k.poly6(0);
+        Index c = nb.count(i);
+        for (Index s = 0; s < c; ++s) sum += k.poly6(lengthSquared(xi - x[nb.at(i, s)]));
+        Real beyond = 0;
+        Vec3 unused{};
+        wall.accumulate(cs, nc, xi, t, beyond, unused);
+        rho[i] = m * sum + rho0 * beyond;
+      });
+}
+
+// Sorts the particles by the cell of `positionAttribute` (Vec3 or Vec4), builds the neighbour lists on
+// those positions and runs firstPass(), the first loop that needs them. The first pass is queued before the
+// host checks the lists, so the GPU does not wait for that check; in the rare case of an overflow the lists
+// were widened and both run again.
+template <class FirstPass>
+void findNeighbors(StepContext& ctx, const char* positionAttribute, FirstPass&& firstPass) {
+  ctx.timers.mark(Phase::NeighborGrid);
+  ctx.grid.sortParticles(ctx.particles, positionAttribute, ctx.prims);
+  bool wide = ctx.particles.components(positionAttribute) == 4;
+  do {
+    ctx.timers.mark(Phase::NeighborLists);
+    if (wide)
+      ctx.grid.launchNeighborLists(asConst(ctx.particles.vec4(positionAttribute)));
+    else
+      ctx.grid.launchNeighborLists(asConst(ctx.particles.vec3(positionAttribute)));
+    firstPass();
+  } while (!ctx.grid.listsComplete());
 }
 
 // body forces per unit mass: gravity and wind drag -c_d (v - v_wind)

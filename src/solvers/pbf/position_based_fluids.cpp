@@ -1,15 +1,15 @@
 #include "solvers/pbf/position_based_fluids.h"
 
-#include "solvers/fluid_common.h"
-
 #include <cmath>
+
+#include "solvers/fluid_common.h"
 
 namespace eddy::EDDY_NS {
 
 namespace attr_pbf {
-constexpr const char* kPredicted = "pbf_predicted";     // x* (w unused)
-constexpr const char* kPredictedLambda = "pbf_lambda";  // x* and lambda together: one load per neighbour
-constexpr const char* kWallPush = "pbf_wall_push";  // lambda_i times the colliders' share of grad C_i
+constexpr const char* kPredicted = "pbf_predicted";       // x* (w unused)
+constexpr const char* kPredictedLambda = "pbf_lambda";    // x* and lambda together: one load per neighbour
+constexpr const char* kWallPush = "pbf_wall_push";        // lambda_i times the colliders' share of grad C_i
 constexpr const char* kNewVelocity = "pbf_new_velocity";  // v and the volume m / rho
 constexpr const char* kVorticity = "pbf_vorticity";
 constexpr const char* kSpeed = "pbf_speed";
@@ -49,7 +49,8 @@ Real PositionBasedFluids::stableTimeStep(StepContext& ctx) {
   Real* s = speed.data;
   Vec3 g = ctx.scene.forces.gravity;
   Real frameDt = Real(1) / ctx.scene.time.fps;
-  parallelFor(n, EDDY_KERNEL(Index i) { s[i] = length(v[i]) + length(g) * frameDt; });
+  parallelFor(
+      n, EDDY_KERNEL(Index i) { s[i] = length(v[i]) + length(g) * frameDt; });
   Real vmax = ctx.prims.max(speed, n);
   if (vmax <= 0) return Solver::stableTimeStep(ctx);
   return ctx.scene.time.cfl * ctx.scene.fluid.spacing / vmax;
@@ -57,18 +58,7 @@ Real PositionBasedFluids::stableTimeStep(StepContext& ctx) {
 
 void PositionBasedFluids::step(StepContext& ctx, Real dt) {
   predict(ctx, dt);
-  {
-    ctx.timers.mark(Phase::NeighborGrid);
-    ctx.grid.sortParticles(ctx.particles, attr_pbf::kPredicted, ctx.prims);
-  }
-  // the first density pass is queued before the host checks the lists, so the GPU need not wait for it;
-  // in the rare case of an overflow the lists were widened and both run again
-  auto xp = ctx.particles.vec4(attr_pbf::kPredicted);
-  do {
-    ctx.timers.mark(Phase::NeighborLists);
-    ctx.grid.launchNeighborLists(asConst(xp));
-    solveDensity(ctx, dt);
-  } while (!ctx.grid.listsComplete());
+  findNeighbors(ctx, attr_pbf::kPredicted, [&] { solveDensity(ctx, dt); });
   for (int it = 0; it < settings_.iterations; ++it) {
     if (it > 0) solveDensity(ctx, dt);
     // the last iteration's colliders are applied with the velocity update (one kernel fewer)
@@ -84,11 +74,12 @@ void PositionBasedFluids::predict(StepContext& ctx, Real dt) {
   Vec3* v = ctx.particles.vec3(attr::kVelocity).data;
   Vec4* xp = ctx.particles.vec4(attr_pbf::kPredicted).data;
   ForcesDesc forces = ctx.scene.forces;
-  parallelFor(ctx.particles.size(), EDDY_KERNEL(Index i) {
-    Vec3 vi = v[i] + bodyAcceleration(forces, v[i]) * dt;
-    v[i] = vi;
-    xp[i] = withW(x[i] + vi * dt, 0);
-  });
+  parallelFor(
+      ctx.particles.size(), EDDY_KERNEL(Index i) {
+        Vec3 vi = v[i] + bodyAcceleration(forces, v[i]) * dt;
+        v[i] = vi;
+        xp[i] = withW(x[i] + vi * dt, 0);
+      });
 }
 
 void PositionBasedFluids::solveDensity(StepContext& ctx, Real dt) {
@@ -110,35 +101,36 @@ void PositionBasedFluids::solveDensity(StepContext& ctx, Real dt) {
   int nc = int(ctx.colliders.size);
   Real time = ctx.time + dt;
   // density and the constraint gradients in one pass over the neighbours
-  parallelFor(p.size(), EDDY_KERNEL(Index i) {
-    Vec3 xi = xyz(xp[i]);
-    Real w = k.poly6(0);
-    Vec3 gradI{};
-    Real sumGrad2 = 0;
-    Index n = nb.count(i);
-    for (Index s = 0; s < n; ++s) {
-      Vec3 d = xi - xyz(xp[nb.at(i, s)]);
-      Real r2 = dot(d, d);
-      w += k.poly6(r2);
-      Vec3 g = k.spikyGradientSquared(d, r2) * gradScale;
-      gradI += g;
-      sumGrad2 += dot(g, g);
-    }
-    // colliders: their share of the density and of grad_i C_i (they do not move)
-    Real beyond = 0;
-    Vec3 gradWall{};
-    wall.accumulate(cs, nc, xi, time, beyond, gradWall);
-    gradI += gradWall;
-    sumGrad2 += dot(gradI, gradI);
-    Real density = m * w + rho0 * beyond;
-    Real c = density / rho0 - 1;
-    if (clamp && c < 0) c = 0;
-    Real lambda = -c / (sumGrad2 + eps);
-    rho[i] = density;
-    xl[i] = withW(xi, lambda);
-    // the collider part of delta p_i; the correction pass sees the same positions
-    wallPush[i] = gradWall * lambda;
-  });
+  parallelFor(
+      p.size(), EDDY_KERNEL(Index i) {
+        Vec3 xi = xyz(xp[i]);
+        Real w = k.poly6(0);
+        Vec3 gradI{};
+        Real sumGrad2 = 0;
+        Index n = nb.count(i);
+        for (Index s = 0; s < n; ++s) {
+          Vec3 d = xi - xyz(xp[nb.at(i, s)]);
+          Real r2 = dot(d, d);
+          w += k.poly6(r2);
+          Vec3 g = k.spikyGradientSquared(d, r2) * gradScale;
+          gradI += g;
+          sumGrad2 += dot(g, g);
+        }
+        // colliders: their share of the density and of grad_i C_i (they do not move)
+        Real beyond = 0;
+        Vec3 gradWall{};
+        wall.accumulate(cs, nc, xi, time, beyond, gradWall);
+        gradI += gradWall;
+        sumGrad2 += dot(gradI, gradI);
+        Real density = m * w + rho0 * beyond;
+        Real c = density / rho0 - 1;
+        if (clamp && c < 0) c = 0;
+        Real lambda = -c / (sumGrad2 + eps);
+        rho[i] = density;
+        xl[i] = withW(xi, lambda);
+        // the collider part of delta p_i; the correction pass sees the same positions
+        wallPush[i] = gradWall * lambda;
+      });
 }
 
 // s_corr's (W/W(dq))^n with n fixed at compile time where it is the usual integer (0: any n by powf);
@@ -170,23 +162,24 @@ void PositionBasedFluids::correctionPass(StepContext& ctx) {
   Real invWdq = Real(1) / k.poly6(dq * dq);
   Real omega = settings_.sor;
   // reads only the density pass's output (xl): a light kernel; the colliders come in the next one
-  parallelFor(p.size(), EDDY_KERNEL(Index i) {
-    Vec4 own = xl[i];
-    Vec3 xi = xyz(own);
-    Real li = own.w;
-    Vec3 sum{};
-    Index n = nb.count(i);
-    for (Index s = 0; s < n; ++s) {
-      Vec4 other = xl[nb.at(i, s)];
-      Vec3 d = xi - xyz(other);
-      Real r2 = dot(d, d);
-      Real scorr = -scorrK * scorrPower<ScorrPow>(k.poly6(r2) * invWdq, scorrN);
-      sum += k.spikyGradientSquared(d, r2) * (li + other.w + scorr);
-    }
-    Vec3 dp = sum * scale + wallPush[i];
-    if (omega > 0) dp = dp / fmaxf(omega * Real(n), Real(1));
-    xp[i] = withW(xi + dp, 0);
-  });
+  parallelFor(
+      p.size(), EDDY_KERNEL(Index i) {
+        Vec4 own = xl[i];
+        Vec3 xi = xyz(own);
+        Real li = own.w;
+        Vec3 sum{};
+        Index n = nb.count(i);
+        for (Index s = 0; s < n; ++s) {
+          Vec4 other = xl[nb.at(i, s)];
+          Vec3 d = xi - xyz(other);
+          Real r2 = dot(d, d);
+          Real scorr = -scorrK * scorrPower<ScorrPow>(k.poly6(r2) * invWdq, scorrN);
+          sum += k.spikyGradientSquared(d, r2) * (li + other.w + scorr);
+        }
+        Vec3 dp = sum * scale + wallPush[i];
+        if (omega > 0) dp = dp / fmaxf(omega * Real(n), Real(1));
+        xp[i] = withW(xi + dp, 0);
+      });
 }
 
 void PositionBasedFluids::correctPositions(StepContext& ctx, Real dt, bool applyColliders) {
@@ -203,11 +196,12 @@ void PositionBasedFluids::correctPositions(StepContext& ctx, Real dt, bool apply
   const ColliderData* cs = ctx.colliders.data;
   int nc = int(ctx.colliders.size);
   Real r = ctx.particleRadius, time = ctx.time + dt;
-  parallelFor(p.size(), EDDY_KERNEL(Index i) {
-    Vec3 xi = xyz(xp[i]);
-    projectAll(cs, nc, xi, x[i], r, time, dt);
-    xp[i] = withW(xi, 0);
-  });
+  parallelFor(
+      p.size(), EDDY_KERNEL(Index i) {
+        Vec3 xi = xyz(xp[i]);
+        projectAll(cs, nc, xi, x[i], r, time, dt);
+        xp[i] = withW(xi, 0);
+      });
 }
 
 void PositionBasedFluids::updateVelocities(StepContext& ctx, Real dt) {
@@ -224,30 +218,31 @@ void PositionBasedFluids::updateVelocities(StepContext& ctx, Real dt) {
   Real r = ctx.particleRadius, time = ctx.time + dt;
   Real cap = settings_.maxVelocityChange;
   Real invDt = Real(1) / dt;
-  parallelFor(p.size(), EDDY_KERNEL(Index i) {
-    // the last iteration's collider projection
-    Vec3 xNew = xyz(xp[i]);
-    projectAll(cs, nc, xNew, x[i], r, time, dt);
-    xp[i] = withW(xNew, 0);
-    Vec3 vi = (xNew - x[i]) * invDt;
-    // restitution: a particle that arrived at a contact moving into it leaves with -e times that speed
-    for (int c = 0; c < nc; ++c) {
-      Vec3 nrm;
-      Real dist = signedDistance(cs[c], xNew, time, &nrm);
-      if (dist > r * Real(1.01) || cs[c].restitution <= 0) continue;
-      Vec3 vc = colliderVelocityAt(cs[c], xNew, time);
-      Real vnIn = dot(v[i] - vc, nrm);
-      Real vnOut = dot(vi - vc, nrm);
-      if (vnIn < 0 && vnOut < -cs[c].restitution * vnIn) vi += nrm * (-cs[c].restitution * vnIn - vnOut);
-    }
-    if (cap > 0) {
-      Vec3 dv = vi - v[i];
-      Real l = length(dv);
-      if (l > cap) vi = v[i] + dv * (cap / l);
-    }
-    vNew[i] = withW(vi, m / rho[i]);
-    x[i] = xNew;
-  });
+  parallelFor(
+      p.size(), EDDY_KERNEL(Index i) {
+        // the last iteration's collider projection
+        Vec3 xNew = xyz(xp[i]);
+        projectAll(cs, nc, xNew, x[i], r, time, dt);
+        xp[i] = withW(xNew, 0);
+        Vec3 vi = (xNew - x[i]) * invDt;
+        // restitution: a particle that arrived at a contact moving into it leaves with -e times that speed
+        for (int c = 0; c < nc; ++c) {
+          Vec3 nrm;
+          Real dist = signedDistance(cs[c], xNew, time, &nrm);
+          if (dist > r * Real(1.01) || cs[c].restitution <= 0) continue;
+          Vec3 vc = colliderVelocityAt(cs[c], xNew, time);
+          Real vnIn = dot(v[i] - vc, nrm);
+          Real vnOut = dot(vi - vc, nrm);
+          if (vnIn < 0 && vnOut < -cs[c].restitution * vnIn) vi += nrm * (-cs[c].restitution * vnIn - vnOut);
+        }
+        if (cap > 0) {
+          Vec3 dv = vi - v[i];
+          Real l = length(dv);
+          if (l > cap) vi = v[i] + dv * (cap / l);
+        }
+        vNew[i] = withW(vi, m / rho[i]);
+        x[i] = xNew;
+      });
 }
 
 template <bool Vorticity>
@@ -260,26 +255,27 @@ void PositionBasedFluids::smoothVelocities(StepContext& ctx) {
   NeighborView nb = ctx.grid.neighbors();
   SphKernels k = ctx.kernels;
   Real c = settings_.xsph;
-  // XSPH smoothing and, where asked for, the vorticity omega_i = curl v = sum_j (m/rho_j) grad_i W_ij x (v_j - v_i)
-  // (a compile-time switch: the vorticity terms' registers would slow the plain XSPH loop)
-  parallelFor(p.size(), EDDY_KERNEL(Index i) {
-    Vec3* omegaOut = omega;  // captured here: CUDA cannot first-capture inside `if constexpr`
-    Vec3 xi = xyz(x[i]), vi = xyz(vNew[i]);
-    Vec3 smooth{}, w{};
-    Index n = nb.count(i);
-    for (Index s = 0; s < n; ++s) {
-      Index j = nb.at(i, s);
-      Vec3 d = xi - xyz(x[j]);
-      Real r2 = dot(d, d);
-      Vec4 other = vNew[j];
-      Vec3 vij = xyz(other) - vi;
-      Real vol = other.w;
-      smooth += vij * (vol * k.poly6(r2));
-      if constexpr (Vorticity) w += cross(k.spikyGradientSquared(d, r2), vij) * vol;
-    }
-    v[i] = vi + smooth * c;
-    if constexpr (Vorticity) omegaOut[i] = w;
-  });
+  // XSPH smoothing and, where asked for, the vorticity omega_i = curl v = sum_j (m/rho_j) grad_i W_ij x (v_j
+  // - v_i) (a compile-time switch: the vorticity terms' registers would slow the plain XSPH loop)
+  parallelFor(
+      p.size(), EDDY_KERNEL(Index i) {
+        Vec3* omegaOut = omega;  // captured here: CUDA cannot first-capture inside `if constexpr`
+        Vec3 xi = xyz(x[i]), vi = xyz(vNew[i]);
+        Vec3 smooth{}, w{};
+        Index n = nb.count(i);
+        for (Index s = 0; s < n; ++s) {
+          Index j = nb.at(i, s);
+          Vec3 d = xi - xyz(x[j]);
+          Real r2 = dot(d, d);
+          Vec4 other = vNew[j];
+          Vec3 vij = xyz(other) - vi;
+          Real vol = other.w;
+          smooth += vij * (vol * k.poly6(r2));
+          if constexpr (Vorticity) w += cross(k.spikyGradientSquared(d, r2), vij) * vol;
+        }
+        v[i] = vi + smooth * c;
+        if constexpr (Vorticity) omegaOut[i] = w;
+      });
 }
 
 void PositionBasedFluids::viscosityAndVorticity(StepContext& ctx, Real dt) {
@@ -298,19 +294,20 @@ void PositionBasedFluids::viscosityAndVorticity(StepContext& ctx, Real dt) {
   const Vec3* omega = p.vec3(attr_pbf::kVorticity).data;
   NeighborView nb = ctx.grid.neighbors();
   SphKernels k = ctx.kernels;
-  parallelFor(p.size(), EDDY_KERNEL(Index i) {
-    Vec3 xi = xyz(x[i]);
-    Real wi = length(omega[i]);
-    Vec3 eta{};
-    Index n = nb.count(i);
-    for (Index s = 0; s < n; ++s) {
-      Index j = nb.at(i, s);
-      Vec3 d = xi - xyz(x[j]);
-      eta += k.spikyGradientSquared(d, dot(d, d)) * ((length(omega[j]) - wi) * vNew[j].w);
-    }
-    Real l = length(eta);
-    if (l > Real(1e-12)) v[i] += cross(eta / l, omega[i]) * (epsVort * dt);
-  });
+  parallelFor(
+      p.size(), EDDY_KERNEL(Index i) {
+        Vec3 xi = xyz(x[i]);
+        Real wi = length(omega[i]);
+        Vec3 eta{};
+        Index n = nb.count(i);
+        for (Index s = 0; s < n; ++s) {
+          Index j = nb.at(i, s);
+          Vec3 d = xi - xyz(x[j]);
+          eta += k.spikyGradientSquared(d, dot(d, d)) * ((length(omega[j]) - wi) * vNew[j].w);
+        }
+        Real l = length(eta);
+        if (l > Real(1e-12)) v[i] += cross(eta / l, omega[i]) * (epsVort * dt);
+      });
 }
 
 }  // namespace eddy::EDDY_NS

@@ -1,8 +1,8 @@
 #include "solvers/wcsph/weakly_compressible_sph.h"
 
-#include "solvers/fluid_common.h"
-
 #include <cmath>
+
+#include "solvers/fluid_common.h"
 
 namespace eddy::EDDY_NS {
 
@@ -25,7 +25,8 @@ Real WeaklyCompressibleSph::stableTimeStep(StepContext& ctx) {
   View<Real> speed = ctx.particles.real(attr_wcsph::kSpeed);
   const Vec3* v = ctx.particles.vec3(attr::kVelocity).data;
   Real* s = speed.data;
-  parallelFor(n, EDDY_KERNEL(Index i) { s[i] = length(v[i]); });
+  parallelFor(
+      n, EDDY_KERNEL(Index i) { s[i] = length(v[i]); });
   Real vmax = ctx.prims.max(speed, n);
   Real c = soundSpeed();
   Real h = ctx.kernels.h;
@@ -40,17 +41,7 @@ Real WeaklyCompressibleSph::stableTimeStep(StepContext& ctx) {
 }
 
 void WeaklyCompressibleSph::step(StepContext& ctx, Real dt) {
-  {
-    ctx.timers.mark(Phase::NeighborGrid);
-    ctx.grid.sortParticles(ctx.particles, attr::kPosition, ctx.prims);
-  }
-  // the density pass is queued before the host checks the lists (see NeighborGrid::listsComplete)
-  auto x = ctx.particles.vec3(attr::kPosition);
-  do {
-    ctx.timers.mark(Phase::NeighborLists);
-    ctx.grid.launchNeighborLists(asConst(x));
-    densityAndPressure(ctx);
-  } while (!ctx.grid.listsComplete());
+  findNeighbors(ctx, attr::kPosition, [&] { densityAndPressure(ctx); });
   forces(ctx);
   integrate(ctx, dt);
 }
@@ -71,14 +62,15 @@ void WeaklyCompressibleSph::densityAndPressure(StepContext& ctx) {
   Real b = rho0 * settings_.speedOfSound * settings_.speedOfSound / gamma;
   Real kLin = settings_.stiffness;
   // what the force pass reads of a neighbour, packed into two 16-byte loads
-  parallelFor(p.size(), EDDY_KERNEL(Index i) {
-    Real ri = rho[i];
-    Real pi = tait ? b * (powf(ri / rho0, gamma) - 1) : kLin * (ri - rho0);
-    // no tension: negative pressure at the free surface would make particles clump
-    pi = fmaxf(pi, Real(0));
-    xp[i] = withW(x[i], pi / (ri * ri));
-    vr[i] = withW(v[i], ri);
-  });
+  parallelFor(
+      p.size(), EDDY_KERNEL(Index i) {
+        Real ri = rho[i];
+        Real pi = tait ? b * (powf(ri / rho0, gamma) - 1) : kLin * (ri - rho0);
+        // no tension: negative pressure at the free surface would make particles clump
+        pi = fmaxf(pi, Real(0));
+        xp[i] = withW(x[i], pi / (ri * ri));
+        vr[i] = withW(v[i], ri);
+      });
 }
 
 void WeaklyCompressibleSph::forces(StepContext& ctx) {
@@ -98,30 +90,31 @@ void WeaklyCompressibleSph::forces(StepContext& ctx) {
   int nc = int(ctx.colliders.size);
   Real time = ctx.time;
   Real rho0 = ctx.scene.fluid.restDensity;
-  parallelFor(p.size(), EDDY_KERNEL(Index i) {
-    Vec4 own = xp[i], ownV = vr[i];
-    Vec3 xi = xyz(own), vi = xyz(ownV);
-    Real pi = own.w;  // p_i / rho_i^2
-    Vec3 ap{}, av{};
-    Index n = nb.count(i);
-    for (Index s = 0; s < n; ++s) {
-      Index j = nb.at(i, s);
-      Vec4 other = xp[j], otherV = vr[j];
-      Vec3 d = xi - xyz(other);
-      Real r2 = dot(d, d);
-      Real r, invR;
-      lengthAndInverse(fmaxf(r2, Real(1e-30)), r, invR);
-      // symmetric pressure acceleration -sum_j m (p_i/rho_i^2 + p_j/rho_j^2) grad W_ij
-      ap -= k.spikyGradientSquared(d, r2) * (m * (pi + other.w));
-      av += (xyz(otherV) - vi) * (m / otherV.w * k.viscosityLaplacian(r));
-    }
-    // colliders push back with the particle's own pressure and density mirrored onto them
-    Real beyond = 0;
-    Vec3 gradWall{};
-    wall.accumulate(cs, nc, xi, time, beyond, gradWall);
-    ap -= gradWall * (Real(2) * pi * rho0);
-    acc[i] = ap + av * (mu / ownV.w) + bodyAcceleration(body, vi);
-  });
+  parallelFor(
+      p.size(), EDDY_KERNEL(Index i) {
+        Vec4 own = xp[i], ownV = vr[i];
+        Vec3 xi = xyz(own), vi = xyz(ownV);
+        Real pi = own.w;  // p_i / rho_i^2
+        Vec3 ap{}, av{};
+        Index n = nb.count(i);
+        for (Index s = 0; s < n; ++s) {
+          Index j = nb.at(i, s);
+          Vec4 other = xp[j], otherV = vr[j];
+          Vec3 d = xi - xyz(other);
+          Real r2 = dot(d, d);
+          Real r, invR;
+          lengthAndInverse(fmaxf(r2, Real(1e-30)), r, invR);
+          // symmetric pressure acceleration -sum_j m (p_i/rho_i^2 + p_j/rho_j^2) grad W_ij
+          ap -= k.spikyGradientSquared(d, r2) * (m * (pi + other.w));
+          av += (xyz(otherV) - vi) * (m / otherV.w * k.viscosityLaplacian(r));
+        }
+        // colliders push back with the particle's own pressure and density mirrored onto them
+        Real beyond = 0;
+        Vec3 gradWall{};
+        wall.accumulate(cs, nc, xi, time, beyond, gradWall);
+        ap -= gradWall * (Real(2) * pi * rho0);
+        acc[i] = ap + av * (mu / ownV.w) + bodyAcceleration(body, vi);
+      });
 }
 
 void WeaklyCompressibleSph::integrate(StepContext& ctx, Real dt) {
@@ -134,13 +127,14 @@ void WeaklyCompressibleSph::integrate(StepContext& ctx, Real dt) {
   int nc = int(ctx.colliders.size);
   Real r = ctx.particleRadius, time = ctx.time + dt;
   // symplectic Euler, then the collider response
-  parallelFor(p.size(), EDDY_KERNEL(Index i) {
-    Vec3 vi = v[i] + acc[i] * dt;
-    Vec3 xi = x[i] + vi * dt;
-    collideAll(cs, nc, xi, vi, r, time);
-    v[i] = vi;
-    x[i] = xi;
-  });
+  parallelFor(
+      p.size(), EDDY_KERNEL(Index i) {
+        Vec3 vi = v[i] + acc[i] * dt;
+        Vec3 xi = x[i] + vi * dt;
+        collideAll(cs, nc, xi, vi, r, time);
+        v[i] = vi;
+        x[i] = xi;
+      });
 }
 
 }  // namespace eddy::EDDY_NS
