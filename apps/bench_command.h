@@ -16,8 +16,8 @@ struct BenchOptions {
   std::string backend = "auto";
   int substeps = 50;
   int warmup = 10;
-  std::string json;   // empty: no JSON file
-  std::string scene;  // empty: the embedded dam break
+  std::string json;                    // empty: no JSON file
+  std::string scene;                   // empty: the embedded dam break
   std::vector<std::string> overrides;  // --set key.path=value
 };
 

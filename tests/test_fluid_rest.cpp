@@ -1,9 +1,9 @@
 // A block of fluid settling in a box: the density error at rest, containment and energy decay.
-#include "test_support.h"
-
 #include <gtest/gtest.h>
 
 #include <cstdio>
+
+#include "test_support.h"
 
 namespace eddy {
 namespace {

@@ -1,7 +1,5 @@
 // Dam-break surge front against Martin & Moyce (1952), Phil. Trans. R. Soc. A 244, 312-324, for the
 // a = 2.25 in column: front position Z = x/a against T = t sqrt(2g/a).
-#include "test_support.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,6 +7,8 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+
+#include "test_support.h"
 
 namespace eddy {
 namespace {

@@ -11,17 +11,17 @@ namespace eddy {
 
 // Position Based Fluids, Macklin & Mueller 2013 (scene section "pbf")
 struct PbfSettings {
-  int iterations = 4;              // "iterations": solver iterations per substep, 1..100
-  Real relaxation = 1e-4f;         // "relaxation": epsilon in lambda's denominator, relative to 1/spacing^2, > 0
-  bool clampDensity = true;        // "clamp_density": use C_i >= 0 (no attraction at the free surface)
-  Real scorrK = 0.1f;              // "scorr_k": tensile-instability strength k, >= 0
-  Real scorrN = 4.0f;              // "scorr_n": exponent n, 1..8
-  Real scorrDq = 0.2f;             // "scorr_dq": delta q as a fraction of h, 0..1
-  Real sor = 0.0f;                 // "sor": over-relaxation omega (divide by max(omega n_i, 1)); 0 disables
-  Real vorticity = 0.0f;           // "vorticity": confinement strength epsilon_vort, >= 0
-  Real xsph = 0.01f;               // "xsph": XSPH viscosity c, 0..1
-  Real maxVelocityChange = 0.0f;   // "max_velocity_change": cap on |dv| per substep in m/s; 0 = none
-  int maxNeighbors = 0;            // "max_neighbors": neighbour cap; 0 = none
+  int iterations = 4;        // "iterations": solver iterations per substep, 1..100
+  Real relaxation = 1e-4f;   // "relaxation": epsilon in lambda's denominator, relative to 1/spacing^2, > 0
+  bool clampDensity = true;  // "clamp_density": use C_i >= 0 (no attraction at the free surface)
+  Real scorrK = 0.1f;        // "scorr_k": tensile-instability strength k, >= 0
+  Real scorrN = 4.0f;        // "scorr_n": exponent n, 1..8
+  Real scorrDq = 0.2f;       // "scorr_dq": delta q as a fraction of h, 0..1
+  Real sor = 0.0f;           // "sor": over-relaxation omega (divide by max(omega n_i, 1)); 0 disables
+  Real vorticity = 0.0f;     // "vorticity": confinement strength epsilon_vort, >= 0
+  Real xsph = 0.01f;         // "xsph": XSPH viscosity c, 0..1
+  Real maxVelocityChange = 0.0f;  // "max_velocity_change": cap on |dv| per substep in m/s; 0 = none
+  int maxNeighbors = 0;           // "max_neighbors": neighbour cap; 0 = none
 };
 
 // Weakly compressible SPH, Mueller, Charypar & Gross 2003 (scene section "wcsph")
@@ -30,8 +30,8 @@ struct WcsphSettings {
   Real speedOfSound = 30.0f;             // "speed_of_sound": m/s (Tait stiffness B = rho0 c^2 / gamma), > 0
   Real gamma = 7.0f;                     // "gamma": Tait exponent, 1..10
   Real stiffness = 1000.0f;              // "stiffness": linear k in p = k (rho - rho0), m^2/s^2, > 0
-  Real viscosity = 0.1f;                 // "viscosity": alpha; mu = alpha rho0 h c / 10 (Monaghan scale), >= 0
-  Real cfl = 0.4f;                       // "cfl": Courant number for the substep size, 0..1
+  Real viscosity = 0.1f;  // "viscosity": alpha; mu = alpha rho0 h c / 10 (Monaghan scale), >= 0
+  Real cfl = 0.4f;        // "cfl": Courant number for the substep size, 0..1
 };
 
 // fluid material shared by every solver (scene section "fluid")
@@ -49,62 +49,62 @@ struct DomainDesc {
 
 // frames and substeps (section "time")
 struct TimeDesc {
-  Real fps = 60.0f;          // "fps": output frames per simulated second, > 0
-  int frames = 120;          // "frames": number of frames to run, >= 1
-  int substeps = 4;          // "substeps": substeps per frame (the minimum when cfl is on), >= 1
-  bool adaptive = false;     // "adaptive": also limit substeps by a CFL condition on velocity
-  Real cfl = 0.4f;           // "cfl": Courant number for adaptive substeps, 0..1
-  int maxSubsteps = 1000;    // "max_substeps": upper limit on substeps per frame
+  Real fps = 60.0f;        // "fps": output frames per simulated second, > 0
+  int frames = 120;        // "frames": number of frames to run, >= 1
+  int substeps = 4;        // "substeps": substeps per frame (the minimum when cfl is on), >= 1
+  bool adaptive = false;   // "adaptive": also limit substeps by a CFL condition on velocity
+  Real cfl = 0.4f;         // "cfl": Courant number for adaptive substeps, 0..1
+  int maxSubsteps = 1000;  // "max_substeps": upper limit on substeps per frame
 };
 
 // an analytic signed-distance shape, shared by colliders and volume emitters
 struct ShapeDesc {
-  std::string type = "box";  // "type": "plane" | "box" | "sphere" | "capsule" | "cylinder"
-  Vec3 center{0, 0, 0};      // "center": m (for a plane: a point on it)
-  Vec3 halfExtents{1, 1, 1}; // "half_extents": box half sizes, m
-  Real radius = 0.5f;        // "radius": sphere, capsule, cylinder radius, m
-  Real halfHeight = 0.5f;    // "half_height": capsule/cylinder half length along local y, m
-  Vec3 normal{0, 1, 0};      // "normal": plane normal (pointing into the fluid side)
-  Vec3 rotation{0, 0, 0};    // "rotation": Euler angles x, y, z in degrees (applied x then y then z)
+  std::string type = "box";   // "type": "plane" | "box" | "sphere" | "capsule" | "cylinder"
+  Vec3 center{0, 0, 0};       // "center": m (for a plane: a point on it)
+  Vec3 halfExtents{1, 1, 1};  // "half_extents": box half sizes, m
+  Real radius = 0.5f;         // "radius": sphere, capsule, cylinder radius, m
+  Real halfHeight = 0.5f;     // "half_height": capsule/cylinder half length along local y, m
+  Vec3 normal{0, 1, 0};       // "normal": plane normal (pointing into the fluid side)
+  Vec3 rotation{0, 0, 0};     // "rotation": Euler angles x, y, z in degrees (applied x then y then z)
 };
 
 struct ColliderDesc {
-  std::string name;              // "name": optional label
-  ShapeDesc shape;               // "shape"
-  bool container = false;        // "container": fluid lives inside the shape (a tank)
-  Vec3 linearVelocity{0, 0, 0};  // "linear_velocity": m/s, prescribed motion
-  Vec3 angularVelocity{0, 0, 0}; // "angular_velocity": rad/s about the shape center
-  Real restitution = 0.0f;       // "restitution": e, 0..1
-  Real friction = 0.0f;          // "friction": dynamic friction mu_k, >= 0
-  Real staticFriction = 0.0f;    // "static_friction": static friction mu_s (PBF position level), >= 0
+  std::string name;               // "name": optional label
+  ShapeDesc shape;                // "shape"
+  bool container = false;         // "container": fluid lives inside the shape (a tank)
+  Vec3 linearVelocity{0, 0, 0};   // "linear_velocity": m/s, prescribed motion
+  Vec3 angularVelocity{0, 0, 0};  // "angular_velocity": rad/s about the shape center
+  Real restitution = 0.0f;        // "restitution": e, 0..1
+  Real friction = 0.0f;           // "friction": dynamic friction mu_k, >= 0
+  Real staticFriction = 0.0f;     // "static_friction": static friction mu_s (PBF position level), >= 0
 };
 
 struct EmitterDesc {
-  std::string type = "volume";   // "type": "volume" | "nozzle"
+  std::string type = "volume";  // "type": "volume" | "nozzle"
   // volume emitter: fill a shape (or the inside of the collider named by "collider")
-  ShapeDesc shape;               // "shape"
-  std::string collider;          // "collider": fill the inside of this collider instead of "shape"
-  std::string lattice = "cubic"; // "lattice": "cubic" | "bcc"
-  Real jitter = 0.0f;            // "jitter": random offset as a fraction of spacing, 0..0.5
-  unsigned seed = 1;             // "seed": jitter random seed
-  Vec3 velocity{0, 0, 0};        // "velocity": initial linear velocity, m/s
-  Vec3 angularVelocity{0, 0, 0}; // "angular_velocity": initial spin about the shape center, rad/s
+  ShapeDesc shape;                // "shape"
+  std::string collider;           // "collider": fill the inside of this collider instead of "shape"
+  std::string lattice = "cubic";  // "lattice": "cubic" | "bcc"
+  Real jitter = 0.0f;             // "jitter": random offset as a fraction of spacing, 0..0.5
+  unsigned seed = 1;              // "seed": jitter random seed
+  Vec3 velocity{0, 0, 0};         // "velocity": initial linear velocity, m/s
+  Vec3 angularVelocity{0, 0, 0};  // "angular_velocity": initial spin about the shape center, rad/s
   // nozzle emitter: a disc spawning particles along its direction
-  Vec3 position{0, 0, 0};        // "position": disc center, m
-  Vec3 direction{1, 0, 0};       // "direction": emission direction
-  Real radius = 0.05f;           // "radius": disc radius, m
-  Real speed = 1.0f;             // "speed": m/s, > 0
-  Real rate = 0.0f;              // "rate": particles per second; 0 = as many as the disc holds
+  Vec3 position{0, 0, 0};           // "position": disc center, m
+  Vec3 direction{1, 0, 0};          // "direction": emission direction
+  Real radius = 0.05f;              // "radius": disc radius, m
+  Real speed = 1.0f;                // "speed": m/s, > 0
+  Real rate = 0.0f;                 // "rate": particles per second; 0 = as many as the disc holds
   long long maxParticles = 100000;  // "max_particles": budget for this emitter
-  Real start = 0.0f;             // "start": emission start time, s
-  Real stop = 1e30f;             // "stop": emission end time, s
+  Real start = 0.0f;                // "start": emission start time, s
+  Real stop = 1e30f;                // "stop": emission end time, s
 };
 
 // body forces (section "forces")
 struct ForcesDesc {
-  Vec3 gravity{0, -9.81f, 0};    // "gravity": m/s^2
-  Vec3 windVelocity{0, 0, 0};    // "wind_velocity": m/s
-  Real drag = 0.0f;              // "drag": c_d in f = -c_d (v - v_wind) per unit mass, 1/s, >= 0
+  Vec3 gravity{0, -9.81f, 0};  // "gravity": m/s^2
+  Vec3 windVelocity{0, 0, 0};  // "wind_velocity": m/s
+  Real drag = 0.0f;            // "drag": c_d in f = -c_d (v - v_wind) per unit mass, 1/s, >= 0
 };
 
 // output (section "output")
@@ -115,18 +115,18 @@ struct OutputDesc {
 };
 
 struct SceneDesc {
-  std::string name = "scene";  // "name"
-  std::string solver = "pbf";  // "solver": a registered solver name ("pbf", "wcsph")
-  PbfSettings pbf;             // "pbf"
-  WcsphSettings wcsph;         // "wcsph"
-  FluidDesc fluid;             // "fluid"
-  DomainDesc domain;           // "domain"
-  TimeDesc time;               // "time"
-  ForcesDesc forces;           // "forces"
+  std::string name = "scene";           // "name"
+  std::string solver = "pbf";           // "solver": a registered solver name ("pbf", "wcsph")
+  PbfSettings pbf;                      // "pbf"
+  WcsphSettings wcsph;                  // "wcsph"
+  FluidDesc fluid;                      // "fluid"
+  DomainDesc domain;                    // "domain"
+  TimeDesc time;                        // "time"
+  ForcesDesc forces;                    // "forces"
   std::vector<ColliderDesc> colliders;  // "colliders"
   std::vector<EmitterDesc> emitters;    // "emitters"
-  OutputDesc output;           // "output"
-  std::string sourcePath;      // file the scene came from ("<default>" for the embedded one)
+  OutputDesc output;                    // "output"
+  std::string sourcePath;               // file the scene came from ("<default>" for the embedded one)
 };
 
 }  // namespace eddy

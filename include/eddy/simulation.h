@@ -14,14 +14,14 @@ namespace eddy {
 // statistics of one frame, reduced on the device
 struct FrameStats {
   int frame = 0;
-  double time = 0;                 // s
+  double time = 0;  // s
   std::int64_t particles = 0;
-  double meanDensityError = 0;     // mean of max(0, rho/rho0 - 1)
-  double maxDensityError = 0;      // max of max(0, rho/rho0 - 1)
-  double kineticEnergy = 0;        // J
-  Vec3 boundsMin{}, boundsMax{};   // m
-  double maxSpeed = 0;             // m/s
-  std::int64_t substeps = 0;       // substeps so far
+  double meanDensityError = 0;    // mean of max(0, rho/rho0 - 1)
+  double maxDensityError = 0;     // max of max(0, rho/rho0 - 1)
+  double kineticEnergy = 0;       // J
+  Vec3 boundsMin{}, boundsMax{};  // m
+  double maxSpeed = 0;            // m/s
+  std::int64_t substeps = 0;      // substeps so far
 };
 
 // host copy of the attributes that output writes

@@ -26,9 +26,18 @@ EDDY_HD inline Vec3 operator-(Vec3 a) { return {-a.x, -a.y, -a.z}; }
 EDDY_HD inline Vec3 operator*(Vec3 a, Real s) { return {a.x * s, a.y * s, a.z * s}; }
 EDDY_HD inline Vec3 operator*(Real s, Vec3 a) { return {a.x * s, a.y * s, a.z * s}; }
 EDDY_HD inline Vec3 operator/(Vec3 a, Real s) { return a * (Real(1) / s); }
-EDDY_HD inline Vec3& operator+=(Vec3& a, Vec3 b) { a = a + b; return a; }
-EDDY_HD inline Vec3& operator-=(Vec3& a, Vec3 b) { a = a - b; return a; }
-EDDY_HD inline Vec3& operator*=(Vec3& a, Real s) { a = a * s; return a; }
+EDDY_HD inline Vec3& operator+=(Vec3& a, Vec3 b) {
+  a = a + b;
+  return a;
+}
+EDDY_HD inline Vec3& operator-=(Vec3& a, Vec3 b) {
+  a = a - b;
+  return a;
+}
+EDDY_HD inline Vec3& operator*=(Vec3& a, Real s) {
+  a = a * s;
+  return a;
+}
 EDDY_HD inline Real dot(Vec3 a, Vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 EDDY_HD inline Vec3 cross(Vec3 a, Vec3 b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};

@@ -3,12 +3,12 @@
 // launches a CUDA kernel. Loop bodies are written once as EDDY_KERNEL lambdas.
 #pragma once
 
-#include "core/buffer.h"
-
 #include <eddy/error.h>
 
 #include <cstdint>
 #include <string>
+
+#include "core/buffer.h"
 
 #if defined(__CUDACC__)
 #include <cuda_runtime.h>
@@ -34,7 +34,8 @@ inline constexpr Device kDevice = Device::Cuda;
 inline constexpr Backend kBackend = Backend::Cuda;
 
 inline void checkCuda(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw RuntimeFailure(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(e));
+  if (e != cudaSuccess)
+    throw RuntimeFailure(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(e));
 }
 
 template <class F>

@@ -19,20 +19,27 @@ namespace eddy::EDDY_NS {
 namespace {
 struct Plus {
   template <class T>
-  EDDY_HD T operator()(T a, T b) const { return a + b; }
+  EDDY_HD T operator()(T a, T b) const {
+    return a + b;
+  }
 };
 struct Min {
   template <class T>
-  EDDY_HD T operator()(T a, T b) const { return b < a ? b : a; }
+  EDDY_HD T operator()(T a, T b) const {
+    return b < a ? b : a;
+  }
 };
 struct Max {
   template <class T>
-  EDDY_HD T operator()(T a, T b) const { return a < b ? b : a; }
+  EDDY_HD T operator()(T a, T b) const {
+    return a < b ? b : a;
+  }
 };
 }  // namespace
 
 void* Primitives::scratch(std::size_t bytes) {
-  if (scratch_.size() < bytes) scratch_.resize(kDevice, std::max<std::size_t>(bytes, scratch_.size() * 3 / 2));
+  if (scratch_.size() < bytes)
+    scratch_.resize(kDevice, std::max<std::size_t>(bytes, scratch_.size() * 3 / 2));
   return scratch_.data();
 }
 
@@ -65,7 +72,8 @@ void Primitives::sortPairs(View<std::uint32_t> keys, View<std::uint32_t> values,
   checkCuda(cub::DeviceRadixSort::SortPairs(scratch(bytes), bytes, k, v, n, 0, bits), "sort");
   // results must end up in keys/values
   if (k.Current() != keys.data)
-    checkCuda(cudaMemcpyAsync(keys.data, k.Current(), n * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice), "sort");
+    checkCuda(cudaMemcpyAsync(keys.data, k.Current(), n * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice),
+              "sort");
   if (v.Current() != values.data)
     checkCuda(cudaMemcpyAsync(values.data, v.Current(), n * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice),
               "sort");

@@ -3,9 +3,9 @@
 // only when a larger problem is seen (at set-up), never per step.
 #pragma once
 
-#include "backend/parallel.h"
-
 #include <cstdint>
+
+#include "backend/parallel.h"
 
 namespace eddy::EDDY_NS {
 
@@ -42,21 +42,24 @@ inline void gather(View<const Real> src, View<Real> dst, View<const std::uint32_
   Real* d = dst.data;
   const std::uint32_t* o = order.data;
   if (components == 3) {
-    parallelFor(n, EDDY_KERNEL(Index i) {
-      std::uint32_t j = o[i];
-      d[3 * i + 0] = s[3 * j + 0];
-      d[3 * i + 1] = s[3 * j + 1];
-      d[3 * i + 2] = s[3 * j + 2];
-    });
+    parallelFor(
+        n, EDDY_KERNEL(Index i) {
+          std::uint32_t j = o[i];
+          d[3 * i + 0] = s[3 * j + 0];
+          d[3 * i + 1] = s[3 * j + 1];
+          d[3 * i + 2] = s[3 * j + 2];
+        });
   } else if (components == 4) {
     auto* d4 = reinterpret_cast<Vec4*>(d);
     auto* s4 = reinterpret_cast<const Vec4*>(s);
-    parallelFor(n, EDDY_KERNEL(Index i) { d4[i] = s4[o[i]]; });
+    parallelFor(
+        n, EDDY_KERNEL(Index i) { d4[i] = s4[o[i]]; });
   } else {
-    parallelFor(n * components, EDDY_KERNEL(Index k) {
-      Index i = k / components, c = k - i * components;
-      d[k] = s[Index(o[i]) * components + c];
-    });
+    parallelFor(
+        n * components, EDDY_KERNEL(Index k) {
+          Index i = k / components, c = k - i * components;
+          d[k] = s[Index(o[i]) * components + c];
+        });
   }
 }
 

@@ -8,9 +8,12 @@ namespace eddy {
 
 const char* backendName(Backend b) {
   switch (b) {
-    case Backend::Cpu: return "cpu";
-    case Backend::Cuda: return "cuda";
-    default: return "auto";
+    case Backend::Cpu:
+      return "cpu";
+    case Backend::Cuda:
+      return "cuda";
+    default:
+      return "auto";
   }
 }
 

@@ -1,14 +1,14 @@
 // Device-tagged owning buffers (RAII, move-only, explicit copies) and the plain views kernels take.
 #pragma once
 
-#include "core/memory.h"
-
 #include <eddy/vec3.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
+
+#include "core/memory.h"
 
 namespace eddy {
 

@@ -1,14 +1,13 @@
 #include "core/memory.h"
 
 #include <eddy/error.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <string>
-
-#include <unistd.h>
 
 #if EDDY_WITH_CUDA
 #include <cuda_runtime_api.h>

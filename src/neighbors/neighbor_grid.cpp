@@ -57,12 +57,13 @@ void NeighborGrid::computeKeys(const Position* x, Index n) {
   GridView g = grid();
   std::uint32_t* keys = keys_.data();
   std::uint32_t* values = values_.data();
-  parallelFor(n, EDDY_KERNEL(Index i) {
-    int cx, cy, cz;
-    g.cellOf(positionOf(x[i]), cx, cy, cz);
-    keys[i] = g.key(cx, cy, cz);
-    values[i] = std::uint32_t(i);
-  });
+  parallelFor(
+      n, EDDY_KERNEL(Index i) {
+        int cx, cy, cz;
+        g.cellOf(positionOf(x[i]), cx, cy, cz);
+        keys[i] = g.key(cx, cy, cz);
+        values[i] = std::uint32_t(i);
+      });
 }
 
 void NeighborGrid::sortParticles(ParticleSet& particles, const char* positionAttribute, Primitives& prims) {
@@ -80,11 +81,12 @@ void NeighborGrid::sortParticles(ParticleSet& particles, const char* positionAtt
   // cell ranges: the first particle of a run of equal keys writes the start, the last writes the end
   fillBytes(kDevice, ranges_.data(), 0, ranges_.bytes());
   CellRange* ranges = ranges_.data();
-  parallelFor(n, EDDY_KERNEL(Index i) {
-    std::uint32_t k = keys[i];
-    if (i == 0 || keys[i - 1] != k) ranges[k].begin = std::uint32_t(i);
-    if (i == n - 1 || keys[i + 1] != k) ranges[k].end = std::uint32_t(i + 1);
-  });
+  parallelFor(
+      n, EDDY_KERNEL(Index i) {
+        std::uint32_t k = keys[i];
+        if (i == 0 || keys[i - 1] != k) ranges[k].begin = std::uint32_t(i);
+        if (i == n - 1 || keys[i + 1] != k) ranges[k].end = std::uint32_t(i + 1);
+      });
 }
 
 template <class Position>
@@ -99,18 +101,19 @@ void NeighborGrid::launchNeighborLists(View<const Position> positions) {
   std::uint32_t* indices = neighborIndices_.data();
   std::uint32_t* most = mostNeighbors_.data();
   fillBytes(kDevice, most, 0, sizeof(std::uint32_t));
-  parallelFor(n, EDDY_KERNEL(Index i) {
-    Vec3 xi = positionOf(x[i]);
-    Index c = 0;
+  parallelFor(
+      n, EDDY_KERNEL(Index i) {
+        Vec3 xi = positionOf(x[i]);
+        Index c = 0;
 #if EDDY_BACKEND_CUDA
-    g.forEachCandidate(xi, [&](Index j) {
-      if (j == i) return;
-      Vec3 d = xi - positionOf(x[j]);
-      if (dot(d, d) < h2) {
-        if (c < nv.stride) indices[nv.slot(i, c)] = std::uint32_t(j);
-        ++c;
-      }
-    });
+        g.forEachCandidate(xi, [&](Index j) {
+          if (j == i) return;
+          Vec3 d = xi - positionOf(x[j]);
+          if (dot(d, d) < h2) {
+            if (c < nv.stride) indices[nv.slot(i, c)] = std::uint32_t(j);
+            ++c;
+          }
+        });
 #else
     // On the CPU the accept test is a coin flip for the branch predictor (a quarter of the candidates
     // pass), so every candidate is stored and the count advances by the test's result; four candidates at
@@ -140,9 +143,9 @@ void NeighborGrid::launchNeighborLists(View<const Position> positions) {
       }
     });
 #endif
-    counts[i] = std::uint32_t(c);
-    atomicMaxU32(most, std::uint32_t(c));
-  });
+        counts[i] = std::uint32_t(c);
+        atomicMaxU32(most, std::uint32_t(c));
+      });
 }
 
 bool NeighborGrid::listsComplete() {

@@ -5,10 +5,10 @@
 // particles goes into a table cleared every rebuild and small enough to stay in the GPU's L2 cache.
 #pragma once
 
+#include <cmath>
+
 #include "backend/primitives.h"
 #include "sim/particle_set.h"
-
-#include <cmath>
 
 namespace eddy::EDDY_NS {
 
@@ -101,7 +101,7 @@ inline constexpr int kSpareSlots = 1;
 struct NeighborView {
   const std::uint32_t* counts = nullptr;
   const std::uint32_t* indices = nullptr;
-  Index stride = 0;    // slots per particle
+  Index stride = 0;  // slots per particle
 
   EDDY_HD Index count(Index i) const {
     Index c = Index(counts[i]);

@@ -2,10 +2,10 @@
 // 1 or 3 interleaved components; solvers and exporters find them by name.
 #pragma once
 
-#include "backend/parallel.h"
-
 #include <string>
 #include <vector>
+
+#include "backend/parallel.h"
 
 namespace eddy::EDDY_NS {
 

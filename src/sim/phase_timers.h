@@ -4,12 +4,12 @@
 // Results accumulate into a Profile with fixed slots.
 #pragma once
 
-#include "backend/parallel.h"
-
 #include <eddy/profile.h>
 
 #include <chrono>
 #include <vector>
+
+#include "backend/parallel.h"
 
 namespace eddy::EDDY_NS {
 

@@ -1,7 +1,7 @@
+#include <eddy/error.h>
+
 #include "solvers/pbf/position_based_fluids.h"
 #include "solvers/wcsph/weakly_compressible_sph.h"
-
-#include <eddy/error.h>
 
 namespace eddy::EDDY_NS {
 

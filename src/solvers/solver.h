@@ -2,6 +2,13 @@
 // particle attributes it needs at set-up and advances the particles by one substep.
 #pragma once
 
+#include <eddy/scene.h>
+
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
 #include "backend/primitives.h"
 #include "colliders/collider.h"
 #include "core/sph_kernels.h"
@@ -9,13 +16,6 @@
 #include "sim/particle_set.h"
 #include "sim/phase_timers.h"
 #include "solvers/wall_kernel.h"
-
-#include <eddy/scene.h>
-
-#include <limits>
-#include <memory>
-#include <string>
-#include <vector>
 
 namespace eddy::EDDY_NS {
 

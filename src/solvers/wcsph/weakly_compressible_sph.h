@@ -6,9 +6,9 @@
 // kernel's Laplacian, symplectic Euler, and a substep from a CFL condition on speed of sound and velocity.
 #pragma once
 
-#include "solvers/solver.h"
-
 #include <cmath>
+
+#include "solvers/solver.h"
 
 namespace eddy::EDDY_NS {
 
