@@ -68,12 +68,23 @@ double emitterVolume(const SceneDesc& scene) {
   return volume;
 }
 
-// wcsph needs an acoustic CFL limit that the frame substeps do not know about
+// the longest extent of the domain, which mpm.grid_resolution divides into cells
+double longestExtent(const SceneDesc& s) {
+  const Vec3 e = s.domain.max - s.domain.min;
+  return std::max({double(e.x), double(e.y), double(e.z)});
+}
+
+// wcsph and mpm need an acoustic CFL limit that the frame substeps do not know about
 Real substepDt(const SceneDesc& s) {
   double dt = 1.0 / (double(s.time.fps) * s.time.substeps);
   if (s.solver == "wcsph") {
     const double h = double(s.fluid.supportRatio) * s.fluid.spacing;
     dt = std::min(dt, double(s.wcsph.cfl) * h / s.wcsph.speedOfSound);
+  }
+  if (s.solver == "mpm") {
+    // water's speed of sound; the flow of the first substeps is slow beside it
+    const double dx = longestExtent(s) / s.mpm.gridResolution;
+    dt = std::min(dt, double(s.mpm.cfl) * dx / std::sqrt(double(s.mpm.bulkModulus) / s.fluid.restDensity));
   }
   return Real(dt);
 }
@@ -115,6 +126,10 @@ SizeResult measure(const SceneDesc& base, double volume, long long n, Backend ba
   SceneDesc scene = base;
   scene.fluid.spacing = Real(std::cbrt(volume / double(n)));
   r.spacing = scene.fluid.spacing;
+  // mpm: the grid follows the particles, two particle spacings per cell (8 particles per cell)
+  if (scene.solver == "mpm")
+    scene.mpm.gridResolution =
+        std::max(4, int(std::lround(longestExtent(scene) / (2.0 * scene.fluid.spacing))));
   std::unique_ptr<Simulation> sim = createSimulation(scene, backend);
   const Real dt = substepDt(scene);
   for (int i = 0; i < o.warmup; ++i) sim->advanceSubstep(dt);
@@ -212,7 +227,7 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& o) {
       "bench",
       "Time simulation substeps of a dam break at several particle counts and print a per-phase "
       "table (optionally JSON). Nothing else is written.");
-  sub->add_option("--solver", o.solver, "Solver to time: pbf or wcsph.")
+  sub->add_option("--solver", o.solver, "Solver to time: pbf, wcsph or mpm.")
       ->type_name("pbf|wcsph")
       ->capture_default_str();
   sub->add_option("--particles", o.particles,

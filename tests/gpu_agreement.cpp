@@ -107,6 +107,19 @@ TEST(GpuAgreement, DamBreakWcsph) {
   expectAgreement("", {"fluid.spacing=0.04", "solver=wcsph"});
 }
 
+// MLS-MPM water: the gather transfer sums in the same order on both backends
+TEST(GpuAgreement, DamBreakMpm) {
+  if (!eddy::cudaAvailable()) GTEST_SKIP() << "no CUDA GPU on this machine";
+  expectAgreement("", {"fluid.spacing=0.04", "solver=mpm", "mpm.grid_resolution=20"});
+}
+
+// an elastic block (fixed corotated, SVD in the stress) falling on the floor of the tank
+TEST(GpuAgreement, ElasticBlockMpm) {
+  if (!eddy::cudaAvailable()) GTEST_SKIP() << "no CUDA GPU on this machine";
+  expectAgreement("", {"fluid.spacing=0.04", "solver=mpm", "mpm.grid_resolution=20",
+                       "emitters.0.material={\"type\": \"elastic\", \"youngs_modulus\": 1e5}"});
+}
+
 // The optional PBF terms on both backends. Under-relaxation (SOR) and vorticity confinement (which
 // normalises grad |omega|) make the splash front more sensitive to round-off: the fastest particle drifts
 // apart first (measured on an H200: max speed 1.7% apart with SOR by frame 13, the kinetic energy 2.1e-3

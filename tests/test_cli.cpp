@@ -165,3 +165,72 @@ TEST_F(Cli, SceneTooLargeForMemoryIsRejectedBeforeWriting) {
 }
 
 }  // namespace
+
+namespace {
+
+// MPM input: a bad material or a grid that cannot be built is reported before anything is written
+TEST_F(Cli, MpmUnknownMaterialTypeIsNamed) {
+  const CliResult r = run("run " + quoted(sceneFile("mpm_dam_break.json")) +
+                          " --set emitters.0.material.type=jelly --backend cpu --out out");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("mpm_dam_break.json: /emitters/0/material/type: unknown value 'jelly'"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("water, elastic, snow, sand"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
+TEST_F(Cli, MpmYoungsModulusMustBePositive) {
+  const CliResult r = run("run " + quoted(sceneFile("mpm_dam_break.json")) +
+                          " --set emitters.0.material.youngs_modulus=0 --backend cpu --out out");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("/emitters/0/material/youngs_modulus: must be > 0, got 0"), std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
+TEST_F(Cli, MpmPoissonRatioMustBeBelowOneHalf) {
+  for (const char* nu : {"0.5", "-1", "0.7"}) {
+    const CliResult r = run("run " + quoted(sceneFile("mpm_dam_break.json")) +
+                            " --set emitters.0.material.poisson_ratio=" + nu + " --backend cpu --out out");
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_NE(r.err.find("/emitters/0/material/poisson_ratio: must be in (-1, 0.5), got " + std::string(nu)),
+              std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "out"));
+  }
+}
+
+TEST_F(Cli, MpmSolidNeedsTheMpmSolver) {
+  const CliResult r = run("run " + quoted(sceneFile("mpm_dam_break.json")) +
+                          " --set emitters.0.material.type=elastic --set solver=pbf --backend cpu --out out");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("/emitters/0/material/type: material 'elastic' needs solver \"mpm\""),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
+TEST_F(Cli, MpmGridTooLargeForMemoryIsRejectedBeforeWriting) {
+  const CliResult r = run("run " + quoted(sceneFile("mpm_dam_break.json")) +
+                          " --set mpm.grid_resolution=100000 --backend cpu --out big");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("mpm_dam_break.json: /mpm/grid_resolution:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("memory"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "big"));
+}
+
+TEST_F(Cli, MpmTinyRunWritesHeldInStatistic) {
+  const fs::path out = dir_ / "mpm";
+  const CliResult r = run("run " + quoted(sceneFile("mpm_dam_break.json")) +
+                          " --frames 2 --set fluid.spacing=0.05 --set mpm.grid_resolution=16 --backend cpu "
+                          "--quiet --out " +
+                          quoted(out.string()));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string stats = readText(out / "stats.jsonl");
+  EXPECT_EQ(countLines(stats), 3);
+  EXPECT_NE(stats.find("\"held_in\":"), std::string::npos) << stats;
+  EXPECT_TRUE(fs::is_regular_file(out / "particles_000002.ply"));
+}
+
+}  // namespace

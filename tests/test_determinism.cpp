@@ -55,6 +55,7 @@ void expectSameStats(const FrameStats& a, const FrameStats& b, int frame) {
   EXPECT_EQ(a.maxSpeed, b.maxSpeed) << "frame " << frame;
   EXPECT_EQ(std::memcmp(&a.boundsMin, &b.boundsMin, sizeof(Vec3)), 0) << "frame " << frame;
   EXPECT_EQ(std::memcmp(&a.boundsMax, &b.boundsMax, sizeof(Vec3)), 0) << "frame " << frame;
+  EXPECT_EQ(a.heldIn, b.heldIn) << "frame " << frame;
 }
 
 void expectIdenticalRuns(const RunResult& a, const RunResult& b, int frames) {
@@ -86,6 +87,23 @@ TEST(Determinism, DamBreakPbfRunsAreBitIdentical) { expectIdenticalRuns({"fluid.
 
 TEST(Determinism, DamBreakWcsphRunsAreBitIdentical) {
   expectIdenticalRuns({"fluid.spacing=0.04", "solver=wcsph"});
+}
+
+// MLS-MPM: the particle-to-grid transfer gathers per node in sorted particle order (no float atomics)
+TEST(Determinism, DamBreakMpmRunsAreBitIdentical) {
+  expectIdenticalRuns({"fluid.spacing=0.04", "solver=mpm", "mpm.grid_resolution=20"});
+}
+
+TEST(Determinism, MpmIndependentOfThreadCount) {
+  const int frames = 3;
+  std::vector<std::string> overrides = {"fluid.spacing=0.04", "solver=mpm", "mpm.grid_resolution=20"};
+  RunResult many = runDamBreak(overrides, frames);
+  RunResult one;
+  {
+    tbb::global_control single(tbb::global_control::max_allowed_parallelism, 1);
+    one = runDamBreak(overrides, frames);
+  }
+  expectIdenticalRuns(many, one, frames);
 }
 
 TEST(Determinism, IndependentOfThreadCount) {

@@ -22,8 +22,8 @@ const std::string kRoot = EDDY_SOURCE_DIR;
 std::string scenePath(const std::string& name) { return kRoot + "/scenes/" + name; }
 
 const std::vector<std::string> kShippedScenes = {
-    "dam_break.json", "double_dam_break.json", "sphere_obstacle.json",
-    "jet_tank.json",  "seed_domain.json",      "validation/martin_moyce.json",
+    "dam_break.json",   "double_dam_break.json",        "sphere_obstacle.json", "jet_tank.json",
+    "seed_domain.json", "validation/martin_moyce.json", "mpm_dam_break.json",
 };
 
 void expectSameVec(Vec3 a, Vec3 b, const std::string& what) {
@@ -63,6 +63,15 @@ void expectSameScene(const SceneDesc& a, const SceneDesc& b) {
   EXPECT_EQ(a.wcsph.stiffness, b.wcsph.stiffness);
   EXPECT_EQ(a.wcsph.viscosity, b.wcsph.viscosity);
   EXPECT_EQ(a.wcsph.cfl, b.wcsph.cfl);
+  EXPECT_EQ(a.mpm.gridResolution, b.mpm.gridResolution);
+  EXPECT_EQ(a.mpm.transfer, b.mpm.transfer);
+  EXPECT_EQ(a.mpm.flipRatio, b.mpm.flipRatio);
+  EXPECT_EQ(a.mpm.boundary, b.mpm.boundary);
+  EXPECT_EQ(a.mpm.equationOfState, b.mpm.equationOfState);
+  EXPECT_EQ(a.mpm.bulkModulus, b.mpm.bulkModulus);
+  EXPECT_EQ(a.mpm.gamma, b.mpm.gamma);
+  EXPECT_EQ(a.mpm.viscosity, b.mpm.viscosity);
+  EXPECT_EQ(a.mpm.cfl, b.mpm.cfl);
   EXPECT_EQ(a.fluid.restDensity, b.fluid.restDensity);
   EXPECT_EQ(a.fluid.spacing, b.fluid.spacing);
   EXPECT_EQ(a.fluid.supportRatio, b.fluid.supportRatio);
@@ -110,6 +119,15 @@ void expectSameScene(const SceneDesc& a, const SceneDesc& b) {
     EXPECT_EQ(x.maxParticles, y.maxParticles) << what;
     EXPECT_EQ(x.start, y.start) << what;
     EXPECT_EQ(x.stop, y.stop) << what;
+    EXPECT_EQ(x.material.type, y.material.type) << what;
+    EXPECT_EQ(x.material.density, y.material.density) << what;
+    EXPECT_EQ(x.material.youngsModulus, y.material.youngsModulus) << what;
+    EXPECT_EQ(x.material.poissonRatio, y.material.poissonRatio) << what;
+    EXPECT_EQ(x.material.frictionAngle, y.material.frictionAngle) << what;
+    EXPECT_EQ(x.material.cohesion, y.material.cohesion) << what;
+    EXPECT_EQ(x.material.criticalCompression, y.material.criticalCompression) << what;
+    EXPECT_EQ(x.material.criticalStretch, y.material.criticalStretch) << what;
+    EXPECT_EQ(x.material.hardening, y.material.hardening) << what;
   }
   EXPECT_EQ(a.output.format, b.output.format);
   EXPECT_EQ(a.output.every, b.output.every);
@@ -165,9 +183,11 @@ long long boxLatticeCount(const EmitterDesc& e, Real spacing) {
 TEST(SceneIo, EveryShippedSceneParsesForBothSolvers) {
   for (const std::string& name : kShippedScenes) {
     SCOPED_TRACE(name);
-    SceneDesc pbf = loadScene(scenePath(name));
+    SceneDesc pbf = loadScene(scenePath(name), {"solver=pbf"});
     EXPECT_EQ(pbf.sourcePath, scenePath(name));
     EXPECT_EQ(pbf.solver, "pbf");
+    EXPECT_EQ(loadScene(scenePath(name)).solver, name.starts_with("mpm_") ? "mpm" : "pbf");
+    EXPECT_EQ(loadScene(scenePath(name), {"solver=mpm"}).solver, "mpm");
     EXPECT_FALSE(pbf.emitters.empty());
     SceneDesc wcsph = loadScene(scenePath(name), {"solver=wcsph"});
     EXPECT_EQ(wcsph.solver, "wcsph");
@@ -273,9 +293,10 @@ TEST(SceneIo, MissingKeysTakeTheStructDefaults) {
 TEST(SceneIo, RoundTripOfANonDefaultScene) {
   SceneDesc s;
   s.name = "round \"trip\"";
-  s.solver = "wcsph";
+  s.solver = "mpm";
   s.pbf = {7, 3e-5f, false, 0.05f, 3.0f, 0.3f, 1.5f, 0.01f, 0.02f, 4.5f, 64};
   s.wcsph = {"linear", 25.5f, 6.0f, 1234.5f, 0.001f, 0.3f};
+  s.mpm = {96, "flip", 0.9f, "sticky", "tait", 2.5e5f, 5.0f, 0.001f, 0.35f};
   s.fluid = {998.2f, 0.0125f, 2.5f};
   s.domain = {{-0.3f, 0.1f, -0.7f}, {0.9f, 1.7f, 0.35f}};
   s.time = {48.0f, 33, 3, true, 0.25f, 77};
@@ -311,6 +332,7 @@ TEST(SceneIo, RoundTripOfANonDefaultScene) {
   e.start = 0.5f;
   e.stop = 2.75f;
   s.emitters = {e, EmitterDesc{}};
+  s.emitters[1].material = {"sand", 1600.0f, 3.5e5f, 0.3f, 35.0f, 10.0f, 0.03f, 0.005f, 8.0f};
   s.emitters[1].shape.center = {0.3f, 0.9f, 0.0f};
   s.output = {"vtk", 3, false};
 
@@ -331,15 +353,17 @@ TEST(SceneIo, RoundTripOfEveryShippedScene) {
 TEST(SceneIo, WriterWritesEveryKeyWithShortNumbers) {
   SceneDesc s = loadScene("");
   nlohmann::json doc = nlohmann::json::parse(sceneToJson(s));
-  for (const char* key : {"name", "solver", "pbf", "wcsph", "fluid", "domain", "time", "forces", "colliders",
-                          "emitters", "output"}) {
+  for (const char* key : {"name", "solver", "pbf", "wcsph", "mpm", "fluid", "domain", "time", "forces",
+                          "colliders", "emitters", "output"}) {
     EXPECT_TRUE(doc.contains(key)) << key;
   }
-  EXPECT_EQ(doc.size(), 11u);
+  EXPECT_EQ(doc.size(), 12u);
   EXPECT_EQ(doc["pbf"].size(), 11u);
   EXPECT_EQ(doc["wcsph"].size(), 6u);
+  EXPECT_EQ(doc["mpm"].size(), 9u);
   EXPECT_EQ(doc["time"].size(), 6u);
-  EXPECT_EQ(doc["emitters"][0].size(), 16u);
+  EXPECT_EQ(doc["emitters"][0].size(), 17u);
+  EXPECT_EQ(doc["emitters"][0]["material"].size(), 9u);
   EXPECT_EQ(doc["emitters"][0]["shape"].size(), 7u);
   // floats are written as their shortest decimal, not as widened doubles
   EXPECT_NE(sceneToJson(s).find("\"spacing\": 0.02,"), std::string::npos);
@@ -412,8 +436,8 @@ TEST(SceneIo, OverrideValuesAreValidatedLikeTheFile) {
   expectInputError(
       [] { loadScene(scenePath("dam_break.json"), {"pbf.iterations=many"}); },
       {"dam_break.json: /pbf/iterations: expected an integer, got string", "--set 'pbf.iterations=many'"});
-  expectInputError([] { loadScene(scenePath("dam_break.json"), {"solver=mpm"}); },
-                   {"/solver: unknown value 'mpm'; allowed values: pbf, wcsph", "not available yet"});
+  expectInputError([] { loadScene(scenePath("dam_break.json"), {"solver=flip"}); },
+                   {"/solver: unknown value 'flip'; allowed values: pbf, wcsph, mpm", "--set 'solver=flip'"});
 }
 
 TEST(SceneIo, MalformedOverridesNameSetAndTheText) {
@@ -548,6 +572,56 @@ TEST(SceneIo, BadEnumListsTheAllowedValues) {
                    {"/wcsph/equation_of_state", "tait, linear"});
   expectInputError([] { parseScene(minimalWith("/output/format", "obj"), "bad.json"); },
                    {"bad.json: /output/format", "ply, vtk"});
+}
+
+TEST(SceneIo, MpmKeysAreValidated) {
+  expectInputError([] { parseScene(minimalWith("/mpm/grid_resolution", 2), "bad.json"); },
+                   {"bad.json: /mpm/grid_resolution: must be an integer in [4, 2147483647], got 2"});
+  expectInputError([] { parseScene(minimalWith("/mpm/flip_ratio", 1.5), "bad.json"); },
+                   {"bad.json: /mpm/flip_ratio: must be in [0, 1], got 1.5"});
+  expectInputError([] { parseScene(minimalWith("/mpm/bulk_modulus", 0), "bad.json"); },
+                   {"bad.json: /mpm/bulk_modulus: must be > 0, got 0"});
+  expectInputError([] { parseScene(minimalWith("/mpm/transfer", "mls"), "bad.json"); },
+                   {"bad.json: /mpm/transfer: unknown value 'mls'; allowed values: apic, pic, flip"});
+  expectInputError([] { parseScene(minimalWith("/mpm/boundary", "wall"), "bad.json"); },
+                   {"/mpm/boundary", "separate, slip, sticky"});
+  expectInputError([] { parseScene(minimalWith("/mpm/equation_of_state", "cole"), "bad.json"); },
+                   {"/mpm/equation_of_state", "linear, tait"});
+  expectInputError([] { parseScene(minimalWith("/mpm/grid", 64), "bad.json"); },
+                   {"bad.json: unknown key '/mpm/grid'", "allowed keys: grid_resolution, transfer"});
+}
+
+TEST(SceneIo, MaterialKeysAreValidated) {
+  expectInputError(
+      [] { parseScene(minimalWith("/emitters/0/material/type", "jelly"), "bad.json"); },
+      {"bad.json: /emitters/0/material/type: unknown value 'jelly'; allowed values: water, elastic, "
+       "snow, sand"});
+  expectInputError([] { parseScene(minimalWith("/emitters/0/material/youngs_modulus", -5), "bad.json"); },
+                   {"bad.json: /emitters/0/material/youngs_modulus: must be > 0, got -5"});
+  expectInputError([] { parseScene(minimalWith("/emitters/0/material/poisson_ratio", 0.5), "bad.json"); },
+                   {"bad.json: /emitters/0/material/poisson_ratio: must be in (-1, 0.5), got 0.5"});
+  expectInputError([] { parseScene(minimalWith("/emitters/0/material/poisson_ratio", -1), "bad.json"); },
+                   {"/emitters/0/material/poisson_ratio: must be in (-1, 0.5), got -1"});
+  expectInputError([] { parseScene(minimalWith("/emitters/0/material/friction_angle", 90), "bad.json"); },
+                   {"/emitters/0/material/friction_angle: must be in [0, 90), got 90"});
+  expectInputError(
+      [] { parseScene(minimalWith("/emitters/0/material/critical_compression", 1), "bad.json"); },
+      {"/emitters/0/material/critical_compression: must be in (0, 1), got 1"});
+  expectInputError([] { parseScene(minimalWith("/emitters/0/material/density", -1), "bad.json"); },
+                   {"/emitters/0/material/density: must be >= 0, got -1"});
+  expectInputError([] { parseScene(minimalWith("/emitters/0/material/young", 1e5), "bad.json"); },
+                   {"bad.json: unknown key '/emitters/0/material/young'", "allowed keys: type, density"});
+  expectInputError([] { parseScene(minimalWith("/emitters/0/material", "sand"), "bad.json"); },
+                   {"bad.json: /emitters/0/material: expected an object, got string"});
+  // the particle solvers take water only
+  expectInputError([] { parseScene(minimalWith("/emitters/0/material/type", "sand"), "bad.json"); },
+                   {"bad.json: /emitters/0/material/type: material 'sand' needs solver \"mpm\"",
+                    "pbf solver simulates water only"});
+  SceneDesc sand = parseScene(minimalWith("/emitters/0/material", {{"type", "sand"}, {"friction_angle", 35}}),
+                              "ok.json", {"solver=mpm"});
+  EXPECT_EQ(sand.emitters[0].material.type, "sand");
+  EXPECT_EQ(sand.emitters[0].material.frictionAngle, 35.0f);
+  EXPECT_EQ(sand.emitters[0].material.poissonRatio, MaterialDesc{}.poissonRatio);
 }
 
 TEST(SceneIo, NoEmitters) {

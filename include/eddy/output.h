@@ -27,7 +27,7 @@ std::string encodeVtu(const HostParticles& p);
 std::string particleFileName(int frame, const std::string& format);
 
 // one JSON object per line: frame, time, particles, mean_density_error, max_density_error,
-// kinetic_energy, bounds_min, bounds_max, max_speed, substeps
+// kinetic_energy, bounds_min, bounds_max, max_speed, substeps, held_in
 std::string statsJsonLine(const FrameStats& s);
 
 // Appends frames to DIR/stats.jsonl; the whole file is rewritten atomically after each frame.

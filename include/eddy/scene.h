@@ -34,6 +34,19 @@ struct WcsphSettings {
   Real cfl = 0.4f;        // "cfl": Courant number for the substep size, 0..1
 };
 
+// Moving Least Squares MPM, Hu et al. 2018 (scene section "mpm")
+struct MpmSettings {
+  int gridResolution = 64;                 // "grid_resolution": cells along the longest domain extent, >= 4
+  std::string transfer = "apic";           // "transfer": "apic" | "pic" | "flip"
+  Real flipRatio = 0.95f;                  // "flip_ratio": FLIP share alpha of the "flip" transfer, 0..1
+  std::string boundary = "separate";       // "boundary": "separate" | "slip" | "sticky"
+  std::string equationOfState = "linear";  // "equation_of_state": water, "linear" | "tait"
+  Real bulkModulus = 1e6f;                 // "bulk_modulus": water bulk modulus K, Pa, > 0
+  Real gamma = 7.0f;                       // "gamma": Tait exponent, 1..10
+  Real viscosity = 0.0f;                   // "viscosity": water dynamic viscosity, Pa s, >= 0
+  Real cfl = 0.4f;                         // "cfl": Courant number on particle speed plus wave speed, 0..1
+};
+
 // fluid material shared by every solver (scene section "fluid")
 struct FluidDesc {
   Real restDensity = 1000.0f;  // "rest_density": kg/m^3, > 0
@@ -79,6 +92,20 @@ struct ColliderDesc {
   Real staticFriction = 0.0f;     // "static_friction": static friction mu_s (PBF position level), >= 0
 };
 
+// what an emitter's particles are made of (the "material" object of an emitter); PBF and WCSPH take water
+// only, MPM every type
+struct MaterialDesc {
+  std::string type = "water";          // "type": "water" | "elastic" | "snow" | "sand"
+  Real density = 0.0f;                 // "density": rest density, kg/m^3; 0 = fluid.rest_density, >= 0
+  Real youngsModulus = 1e5f;           // "youngs_modulus": E of elastic, snow and sand, Pa, > 0
+  Real poissonRatio = 0.2f;            // "poisson_ratio": nu, in (-1, 0.5)
+  Real frictionAngle = 30.0f;          // "friction_angle": sand, degrees, [0, 90)
+  Real cohesion = 0.0f;                // "cohesion": sand tensile strength, Pa, >= 0
+  Real criticalCompression = 2.5e-2f;  // "critical_compression": snow theta_c, (0, 1)
+  Real criticalStretch = 7.5e-3f;      // "critical_stretch": snow theta_s, > 0
+  Real hardening = 10.0f;              // "hardening": snow hardening xi, >= 0
+};
+
 struct EmitterDesc {
   std::string type = "volume";  // "type": "volume" | "nozzle"
   // volume emitter: fill a shape (or the inside of the collider named by "collider")
@@ -98,6 +125,7 @@ struct EmitterDesc {
   long long maxParticles = 100000;  // "max_particles": budget for this emitter
   Real start = 0.0f;                // "start": emission start time, s
   Real stop = 1e30f;                // "stop": emission end time, s
+  MaterialDesc material;            // "material"
 };
 
 // body forces (section "forces")
@@ -116,9 +144,10 @@ struct OutputDesc {
 
 struct SceneDesc {
   std::string name = "scene";           // "name"
-  std::string solver = "pbf";           // "solver": a registered solver name ("pbf", "wcsph")
+  std::string solver = "pbf";           // "solver": a registered solver name ("pbf", "wcsph", "mpm")
   PbfSettings pbf;                      // "pbf"
   WcsphSettings wcsph;                  // "wcsph"
+  MpmSettings mpm;                      // "mpm"
   FluidDesc fluid;                      // "fluid"
   DomainDesc domain;                    // "domain"
   TimeDesc time;                        // "time"

@@ -22,6 +22,7 @@ struct FrameStats {
   Vec3 boundsMin{}, boundsMax{};  // m
   double maxSpeed = 0;            // m/s
   std::int64_t substeps = 0;      // substeps so far
+  std::int64_t heldIn = 0;        // clamps of particles back into the domain in this frame's substeps (MPM)
 };
 
 // host copy of the attributes that output writes

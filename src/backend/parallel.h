@@ -79,6 +79,22 @@ EDDY_HD inline void atomicMaxU32(std::uint32_t* p, std::uint32_t v) {
 #endif
 }
 
+// integer *p += v from inside EDDY_KERNEL bodies (the totals do not depend on order)
+EDDY_HD inline void atomicAddU32(std::uint32_t* p, std::uint32_t v) {
+#if defined(__CUDA_ARCH__)
+  atomicAdd(reinterpret_cast<unsigned*>(p), unsigned(v));
+#else
+  __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+#endif
+}
+EDDY_HD inline void atomicAddCount(unsigned long long* p, unsigned long long v) {
+#if defined(__CUDA_ARCH__)
+  atomicAdd(p, v);
+#else
+  __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+#endif
+}
+
 // float atomic add usable inside EDDY_KERNEL bodies
 EDDY_HD inline void atomicAddReal(Real* p, Real v) {
 #if defined(__CUDA_ARCH__)

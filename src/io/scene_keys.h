@@ -28,6 +28,7 @@ constexpr Range atLeast(double lo) { return {lo, std::numeric_limits<double>::in
 constexpr Range closed(double lo, double hi) { return {lo, hi, false, false}; }
 constexpr Range openClosed(double lo, double hi) { return {lo, hi, true, false}; }
 constexpr Range closedOpen(double lo, double hi) { return {lo, hi, false, true}; }
+constexpr Range open(double lo, double hi) { return {lo, hi, true, true}; }
 
 // extra rule for a 3-vector
 enum class VecRule { Any, NonZero, Positive };
@@ -57,14 +58,19 @@ inline constexpr std::array<std::string_view, 5> kShapeTypes{"plane", "box", "sp
 inline constexpr std::array<std::string_view, 2> kEmitterTypes{"volume", "nozzle"};
 inline constexpr std::array<std::string_view, 2> kLattices{"cubic", "bcc"};
 inline constexpr std::array<std::string_view, 2> kOutputFormats{"ply", "vtk"};
+inline constexpr std::array<std::string_view, 3> kMpmTransfers{"apic", "pic", "flip"};
+inline constexpr std::array<std::string_view, 3> kMpmBoundaries{"separate", "slip", "sticky"};
+inline constexpr std::array<std::string_view, 2> kMpmEquationsOfState{"linear", "tait"};
+inline constexpr std::array<std::string_view, 4> kMaterialTypes{"water", "elastic", "snow", "sand"};
 
 // top level: scalar keys, then the keys that hold sections (read by hand), in file order
 inline const std::array<Field<SceneDesc>, 2> kSceneFields{{
     {.key = "name", .member = &SceneDesc::name},
     {.key = "solver", .member = &SceneDesc::solver, .choices = solverChoices()},
 }};
-inline constexpr std::array<std::string_view, 10> kSceneSections{
-    "description", "pbf", "wcsph", "fluid", "domain", "time", "forces", "colliders", "emitters", "output"};
+inline constexpr std::array<std::string_view, 11> kSceneSections{"description", "pbf",      "wcsph", "mpm",
+                                                                 "fluid",       "domain",   "time",  "forces",
+                                                                 "colliders",   "emitters", "output"};
 
 inline const std::array<Field<PbfSettings>, 11> kPbfFields{{
     {.key = "iterations", .member = &PbfSettings::iterations, .range = closed(1, 100)},
@@ -88,6 +94,19 @@ inline const std::array<Field<WcsphSettings>, 6> kWcsphFields{{
     {.key = "stiffness", .member = &WcsphSettings::stiffness, .range = above(0)},
     {.key = "viscosity", .member = &WcsphSettings::viscosity, .range = atLeast(0)},
     {.key = "cfl", .member = &WcsphSettings::cfl, .range = openClosed(0, 1)},
+}};
+
+inline const std::array<Field<MpmSettings>, 9> kMpmFields{{
+    // at most 2^31 - 1 nodes and what fits in memory; checked when the grid is built
+    {.key = "grid_resolution", .member = &MpmSettings::gridResolution, .range = atLeast(4)},
+    {.key = "transfer", .member = &MpmSettings::transfer, .choices = kMpmTransfers},
+    {.key = "flip_ratio", .member = &MpmSettings::flipRatio, .range = closed(0, 1)},
+    {.key = "boundary", .member = &MpmSettings::boundary, .choices = kMpmBoundaries},
+    {.key = "equation_of_state", .member = &MpmSettings::equationOfState, .choices = kMpmEquationsOfState},
+    {.key = "bulk_modulus", .member = &MpmSettings::bulkModulus, .range = above(0)},
+    {.key = "gamma", .member = &MpmSettings::gamma, .range = closed(1, 10)},
+    {.key = "viscosity", .member = &MpmSettings::viscosity, .range = atLeast(0)},
+    {.key = "cfl", .member = &MpmSettings::cfl, .range = openClosed(0, 1)},
 }};
 
 inline const std::array<Field<FluidDesc>, 3> kFluidFields{{
@@ -131,7 +150,7 @@ inline const std::array<Field<ColliderDesc>, 7> kColliderFields{{
     {.key = "static_friction", .member = &ColliderDesc::staticFriction, .range = atLeast(0)},
 }};
 
-// "shape" is read separately and written right after "type"
+// "shape" is read separately and written right after "type"; "material" is read separately and written last
 inline const std::array<Field<EmitterDesc>, 15> kEmitterFields{{
     {.key = "type", .member = &EmitterDesc::type, .choices = kEmitterTypes},
     {.key = "collider", .member = &EmitterDesc::collider},
@@ -148,6 +167,19 @@ inline const std::array<Field<EmitterDesc>, 15> kEmitterFields{{
     {.key = "max_particles", .member = &EmitterDesc::maxParticles, .range = closed(1, 1e12)},
     {.key = "start", .member = &EmitterDesc::start, .range = atLeast(0)},
     {.key = "stop", .member = &EmitterDesc::stop, .range = atLeast(0)},
+}};
+
+// the "material" object of an emitter
+inline const std::array<Field<MaterialDesc>, 9> kMaterialFields{{
+    {.key = "type", .member = &MaterialDesc::type, .choices = kMaterialTypes},
+    {.key = "density", .member = &MaterialDesc::density, .range = atLeast(0)},
+    {.key = "youngs_modulus", .member = &MaterialDesc::youngsModulus, .range = above(0)},
+    {.key = "poisson_ratio", .member = &MaterialDesc::poissonRatio, .range = open(-1, 0.5)},
+    {.key = "friction_angle", .member = &MaterialDesc::frictionAngle, .range = closedOpen(0, 90)},
+    {.key = "cohesion", .member = &MaterialDesc::cohesion, .range = atLeast(0)},
+    {.key = "critical_compression", .member = &MaterialDesc::criticalCompression, .range = open(0, 1)},
+    {.key = "critical_stretch", .member = &MaterialDesc::criticalStretch, .range = above(0)},
+    {.key = "hardening", .member = &MaterialDesc::hardening, .range = atLeast(0)},
 }};
 
 inline const std::array<Field<ForcesDesc>, 3> kForcesFields{{

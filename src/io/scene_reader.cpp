@@ -14,6 +14,7 @@
 #include <span>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -43,7 +44,15 @@ std::string formatReal(Real v) {
 }
 
 std::string formatVec(Vec3 v) {
-  return "[" + formatReal(v.x) + ", " + formatReal(v.y) + ", " + formatReal(v.z) + "]";
+  // appended piece by piece: GCC 12 warns falsely (-Wrestrict) about "[" + std::string&& once inlined
+  std::string out = "[";
+  out += formatReal(v.x);
+  out += ", ";
+  out += formatReal(v.y);
+  out += ", ";
+  out += formatReal(v.z);
+  out += "]";
+  return out;
 }
 
 std::string joinList(std::span<const std::string_view> items) {
@@ -220,9 +229,7 @@ class Reader {
     }
     std::string s = v.get<std::string>();
     if (!choices.empty() && std::find(choices.begin(), choices.end(), s) == choices.end()) {
-      std::string msg = "unknown value '" + s + "'; allowed values: " + joinList(choices);
-      if (ptr == "/solver" && s == "mpm") msg += "; the mpm solver is not available yet";
-      fail(ptr, msg);
+      fail(ptr, "unknown value '" + s + "'; allowed values: " + joinList(choices));
     }
     return s;
   }
@@ -266,10 +273,11 @@ class Reader {
     }
   }
 
-  // a section object whose keys are exactly fields (plus extra, read by the caller)
+  // a section object whose keys are exactly fields (plus extra and trailing, read by the caller)
   template <class S, std::size_t N>
   void readObject(const Json& v, const std::string& ptr, S& out, const std::array<Field<S>, N>& fields,
-                  std::span<const std::string_view> extra = {}) const {
+                  std::span<const std::string_view> extra = {},
+                  std::span<const std::string_view> trailing = {}) const {
     expectObject(v, ptr);
     std::vector<std::string_view> allowed;
     for (std::size_t i = 0; i < N; ++i) {
@@ -277,6 +285,8 @@ class Reader {
       // the nested "shape" object sits right after the first key, as in the writer
       if (i == 0) allowed.insert(allowed.end(), extra.begin(), extra.end());
     }
+    // nested objects the writer puts last ("material" of an emitter)
+    allowed.insert(allowed.end(), trailing.begin(), trailing.end());
     checkKeys(v, ptr, allowed);
     readFields(v, ptr, out, std::span<const Field<S>>(fields));
   }
@@ -297,10 +307,18 @@ class Reader {
   template <class D, std::size_t N>
   D readWithShape(const Json& v, const std::string& ptr, const std::array<Field<D>, N>& fields) const {
     static constexpr std::array<std::string_view, 1> kShape{"shape"};
+    static constexpr std::array<std::string_view, 1> kMaterial{"material"};
+    constexpr bool hasMaterial = std::is_same_v<D, EmitterDesc>;
     D out;
-    readObject(v, ptr, out, fields, kShape);
+    readObject(
+        v, ptr, out, fields, kShape,
+        hasMaterial ? std::span<const std::string_view>(kMaterial) : std::span<const std::string_view>{});
     auto it = v.find("shape");
     if (it != v.end()) out.shape = readShape(*it, pointerChild(ptr, "shape"));
+    if constexpr (hasMaterial) {
+      auto m = v.find("material");
+      if (m != v.end()) readObject(*m, pointerChild(ptr, "material"), out.material, kMaterialFields);
+    }
     return out;
   }
 
@@ -334,6 +352,7 @@ class Reader {
     if (auto it = doc.find("description"); it != doc.end()) readString(*it, "/description", {});
     readSection(doc, "pbf", s.pbf, kPbfFields);
     readSection(doc, "wcsph", s.wcsph, kWcsphFields);
+    readSection(doc, "mpm", s.mpm, kMpmFields);
     readSection(doc, "fluid", s.fluid, kFluidFields);
     readSection(doc, "domain", s.domain, kDomainFields);
     readSection(doc, "time", s.time, kTimeFields);
@@ -401,6 +420,12 @@ class Reader {
       } else if (e.type == "volume" && e.shape.type == "plane") {
         fail(pointerChild(pointerChild(ptr, "shape"), "type"),
              "a volume emitter cannot fill a plane; use box, sphere, capsule or cylinder");
+      }
+      // the particle solvers simulate water; solids and granular materials need the grid
+      if (s.solver != "mpm" && e.material.type != "water") {
+        fail(pointerChild(pointerChild(ptr, "material"), "type"),
+             "material '" + e.material.type + "' needs solver \"mpm\"; the " + s.solver +
+                 " solver simulates water only (allowed with " + s.solver + ": water)");
       }
       if (e.stop < e.start) {
         fail(pointerChild(ptr, "stop"),

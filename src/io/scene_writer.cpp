@@ -69,6 +69,7 @@ Json emitterToJson(const EmitterDesc& e) {
   writeFields(out, e, fields.first(1));  // type
   out["shape"] = shapeToJson(e.shape);
   writeFields(out, e, fields.subspan(1));
+  out["material"] = section(e.material, kMaterialFields);
   return out;
 }
 
@@ -86,7 +87,10 @@ void print(std::string& out, const Json& j, int indent) {
       out += pad + scalar(Json(item.key())) + ": ";
       print(out, item.value(), indent + 2);
     }
-    out += "\n" + std::string(indent, ' ') + "}";
+    // appended piece by piece: GCC 12 warns falsely (-Wrestrict) about "\n" + std::string&& once inlined
+    out += '\n';
+    out.append(std::size_t(indent), ' ');
+    out += '}';
   } else if (j.is_array() && !j.empty()) {
     bool flat = std::none_of(j.begin(), j.end(), [](const Json& v) { return v.is_structured(); });
     out += flat ? "[" : "[\n";
@@ -95,7 +99,11 @@ void print(std::string& out, const Json& j, int indent) {
       if (!flat) out += pad;
       print(out, j[i], indent + 2);
     }
-    out += flat ? "]" : "\n" + std::string(indent, ' ') + "]";
+    if (!flat) {
+      out += '\n';
+      out.append(std::size_t(indent), ' ');
+    }
+    out += ']';
   } else {
     out += scalar(j);
   }
@@ -108,6 +116,7 @@ std::string sceneToJson(const SceneDesc& scene) {
   writeFields(doc, scene, std::span<const Field<SceneDesc>>(kSceneFields));
   doc["pbf"] = section(scene.pbf, kPbfFields);
   doc["wcsph"] = section(scene.wcsph, kWcsphFields);
+  doc["mpm"] = section(scene.mpm, kMpmFields);
   doc["fluid"] = section(scene.fluid, kFluidFields);
   doc["domain"] = section(scene.domain, kDomainFields);
   doc["time"] = section(scene.time, kTimeFields);

@@ -42,6 +42,7 @@ std::string statsJsonLine(const FrameStats& s) {
   j["bounds_max"] = vecJson(s.boundsMax);
   j["max_speed"] = s.maxSpeed;
   j["substeps"] = s.substeps;
+  j["held_in"] = s.heldIn;
   // non-finite numbers become null, which keeps every line valid JSON
   return j.dump();
 }

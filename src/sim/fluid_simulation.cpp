@@ -6,7 +6,6 @@
 #include <cmath>
 
 #include "emitters/volume_emitter.h"
-#include "solvers/fluid_common.h"
 
 namespace eddy::EDDY_NS {
 
@@ -45,19 +44,19 @@ FluidSimulation::FluidSimulation(const SceneDesc& scene) : scene_(scene) {
   colliders_.upload(cs.data(), cs.size());
 
   // one-shot volume emitters now; nozzles over time
-  std::vector<Vec3> pos, vel;
+  std::vector<EmittedParticles> volumes(scene.emitters.size());
   std::int64_t budget = 0;
-  for (const EmitterDesc& e : scene.emitters) {
+  for (std::size_t i = 0; i < scene.emitters.size(); ++i) {
+    const EmitterDesc& e = scene.emitters[i];
     if (e.type == "nozzle") {
       nozzles_.emplace_back(e, scene.fluid.spacing);
+      nozzleEmitter_.push_back(int(i));
       budget += e.maxParticles;
       continue;
     }
-    EmittedParticles p = sampleVolume(e, scene.colliders, scene.fluid.spacing);
-    pos.insert(pos.end(), p.position.begin(), p.position.end());
-    vel.insert(vel.end(), p.velocity.begin(), p.velocity.end());
+    volumes[i] = sampleVolume(e, scene.colliders, scene.fluid.spacing);
+    budget += std::int64_t(volumes[i].position.size());
   }
-  budget += std::int64_t(pos.size());
   if (budget == 0)
     throw InputError(scene.sourcePath + ": /emitters: the emitters produce no particles at spacing " +
                      std::to_string(scene.fluid.spacing) +
@@ -67,12 +66,18 @@ FluidSimulation::FluidSimulation(const SceneDesc& scene) : scene_(scene) {
   particles_.addAttribute(attr::kPosition, 3);
   particles_.addAttribute(attr::kVelocity, 3);
   particles_.addAttribute(attr::kDensity, 1);
-  StepContext ctx = context();
-  solver_->setup(ctx);
   // room for what the nozzles will add, so the step loop does not allocate
   particles_.reserve(Index(budget));
-  particles_.append(pos, vel);
-  grid_.setup(kernels_.h, Index(budget), scene.pbf.maxNeighbors);
+  StepContext ctx = context();
+  solver_->setup(ctx);
+  // one emitter at a time, so the solver knows which emitter (material) each particle came from
+  for (std::size_t i = 0; i < volumes.size(); ++i) {
+    Index first = particles_.size();
+    particles_.append(volumes[i].position, volumes[i].velocity);
+    if (particles_.size() > first)
+      solver_->initializeParticles(ctx, first, particles_.size() - first, int(i));
+  }
+  if (solver_->usesNeighborGrid()) grid_.setup(kernels_.h, Index(budget), scene.pbf.maxNeighbors);
 }
 
 void FluidSimulation::checkMemory(std::int64_t particles) const {
@@ -101,9 +106,13 @@ Profile& FluidSimulation::profile() {
 
 void FluidSimulation::emit(Real dt) {
   if (nozzles_.empty()) return;
-  for (NozzleEmitter& n : nozzles_) {
-    n.emit(Real(time_), dt, emitted_);
+  StepContext ctx = context();
+  for (std::size_t k = 0; k < nozzles_.size(); ++k) {
+    nozzles_[k].emit(Real(time_), dt, emitted_);
+    Index first = particles_.size();
     particles_.append(emitted_.position, emitted_.velocity);
+    if (particles_.size() > first)
+      solver_->initializeParticles(ctx, first, particles_.size() - first, nozzleEmitter_[k]);
   }
 }
 
@@ -122,6 +131,7 @@ void FluidSimulation::advanceSubstep(Real dt) {
 
 void FluidSimulation::advanceFrame() {
   const TimeDesc& t = scene_.time;
+  heldInAtFrameStart_ = solver_->heldInCount();
   double frameEnd = double(frame_ + 1) / t.fps;
   Real fixedDt = Real(1) / (t.fps * Real(t.substeps));
   int taken = 0;
@@ -147,13 +157,13 @@ FrameStats FluidSimulation::stats() {
   s.substeps = substeps_;
   Index n = particles_.size();
   s.particles = n;
+  s.heldIn = solver_->heldInCount() - heldInAtFrameStart_;
   if (n == 0) return s;
-  // densities fresh at the current positions
-  grid_.sortParticles(particles_, attr::kPosition, prims_);
-  auto x = particles_.vec3(attr::kPosition);
-  grid_.buildNeighborLists(asConst(x), prims_);
+  // densities fresh at the current positions (SPH solvers sort the particles for that)
   StepContext ctx = context();
-  computeDensity(ctx, {x.data, x.size}, particles_.real(attr::kDensity), ctx.time);
+  solver_->updateDensity(ctx);
+  auto x = particles_.vec3(attr::kPosition);
+  const Real* masses = solver_->particleMasses(ctx).data;  // null: every particle has particleMass_
 
   // per-particle quantities into one scratch array (kept between frames), reduced one at a time
   if (statsScratch_.size() < std::size_t(n)) statsScratch_.resize(kDevice, particles_.capacity());
@@ -177,7 +187,8 @@ FrameStats FluidSimulation::stats() {
   };
   s.meanDensityError = reduceSum(EDDY_KERNEL(Index i) { q[i] = fmaxf(rho[i] / rho0 - 1, Real(0)); }) / n;
   s.maxDensityError = prims_.max(tmp.view(n), n);  // the same errors, still in q
-  s.kineticEnergy = reduceSum(EDDY_KERNEL(Index i) { q[i] = Real(0.5) * m * dot(v[i], v[i]); });
+  s.kineticEnergy =
+      reduceSum(EDDY_KERNEL(Index i) { q[i] = Real(0.5) * (masses ? masses[i] : m) * dot(v[i], v[i]); });
   s.maxSpeed = reduceMax(EDDY_KERNEL(Index i) { q[i] = length(v[i]); });
   s.boundsMin.x = reduceMin(EDDY_KERNEL(Index i) { q[i] = xp[i].x; });
   s.boundsMin.y = reduceMin(EDDY_KERNEL(Index i) { q[i] = xp[i].y; });
@@ -203,7 +214,7 @@ void FluidSimulation::copyParticles(HostParticles& out) {
 
 std::size_t FluidSimulation::deviceMemoryBytes() const {
   return particles_.bytes() + grid_.bytes() + prims_.scratchBytes() + colliders_.bytes() +
-         statsScratch_.bytes();
+         statsScratch_.bytes() + solver_->deviceBytes();
 }
 
 std::unique_ptr<Simulation> makeSimulation(const SceneDesc& scene) {

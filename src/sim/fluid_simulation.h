@@ -44,7 +44,8 @@ class FluidSimulation final : public Simulation {
   Buffer<ColliderData> colliders_;
   Buffer<Real> statsScratch_;
   std::vector<NozzleEmitter> nozzles_;
-  EmittedParticles emitted_;  // reused by the nozzles every substep
+  std::vector<int> nozzleEmitter_;  // scene emitter index of each nozzle
+  EmittedParticles emitted_;        // reused by the nozzles every substep
   std::unique_ptr<Solver> solver_;
   SphKernels kernels_;
   WallKernel wall_;
@@ -52,6 +53,7 @@ class FluidSimulation final : public Simulation {
   int frame_ = 0;
   double time_ = 0;
   std::int64_t substeps_ = 0;
+  std::int64_t heldInAtFrameStart_ = 0;
 };
 
 std::unique_ptr<Simulation> makeSimulation(const SceneDesc& scene);

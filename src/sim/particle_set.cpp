@@ -8,9 +8,9 @@ namespace eddy::EDDY_NS {
 
 void ParticleSet::addAttribute(const std::string& name, int components, bool persistent) {
   if (has(name)) return;
-  if (components != 1 && components != 3 && components != 4)
-    throw RuntimeFailure("particle attribute '" + name + "': 1, 3 or 4 components, not " +
-                         std::to_string(components));
+  if (components < 1 || components > kMaxComponents)
+    throw RuntimeFailure("particle attribute '" + name + "': 1 to " + std::to_string(kMaxComponents) +
+                         " components, not " + std::to_string(components));
   Attribute a;
   a.name = name;
   a.components = components;
@@ -81,7 +81,7 @@ void ParticleSet::append(const std::vector<Vec3>& position, const std::vector<Ve
 
 namespace {
 // every persistent attribute moved in one pass over the particles (one launch, `order` read once)
-constexpr int kMaxGathered = 8;
+constexpr int kMaxGathered = ParticleSet::kMaxPersistent;
 struct GatherSet {
   const Real* src[kMaxGathered];
   Real* dst[kMaxGathered];
@@ -114,17 +114,20 @@ void ParticleSet::reorder(View<const std::uint32_t> order) {
           if (a >= set.count) break;
           const Real* src = set.src[a];
           Real* dst = set.dst[a];
-          switch (set.components[a]) {
-            case 4:
-              reinterpret_cast<Vec4*>(dst)[i] = reinterpret_cast<const Vec4*>(src)[j];
-              break;
-            case 3:
-              dst[3 * std::size_t(i) + 0] = src[3 * j + 0];
-              dst[3 * std::size_t(i) + 1] = src[3 * j + 1];
-              dst[3 * std::size_t(i) + 2] = src[3 * j + 2];
-              break;
-            default:
-              dst[i] = src[j];
+          int c = set.components[a];
+          if (c == 1) {
+            dst[i] = src[j];
+          } else if (c == 3) {
+            dst[3 * std::size_t(i) + 0] = src[3 * j + 0];
+            dst[3 * std::size_t(i) + 1] = src[3 * j + 1];
+            dst[3 * std::size_t(i) + 2] = src[3 * j + 2];
+          } else if (c % 4 == 0) {
+            // whole 16-byte loads: an element of 4k Reals starts 16-byte aligned
+            const Vec4* s4 = reinterpret_cast<const Vec4*>(src) + j * std::size_t(c / 4);
+            Vec4* d4 = reinterpret_cast<Vec4*>(dst) + std::size_t(i) * std::size_t(c / 4);
+            for (int k = 0; k < c / 4; ++k) d4[k] = s4[k];
+          } else {
+            for (int k = 0; k < c; ++k) dst[std::size_t(c) * i + k] = src[std::size_t(c) * j + k];
           }
         }
       });

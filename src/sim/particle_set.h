@@ -1,5 +1,6 @@
 // Structure-of-arrays particle storage with named attributes. Every attribute is one array of Real with
-// 1 or 3 interleaved components; solvers and exporters find them by name.
+// 1 to 16 interleaved components (a scalar, a Vec3, a Vec4, a 3x3 matrix, four Vec4...); solvers and
+// exporters find them by name.
 #pragma once
 
 #include <string>
@@ -17,6 +18,9 @@ inline constexpr const char* kDensity = "density";
 
 class ParticleSet {
  public:
+  static constexpr int kMaxComponents = 16;
+  static constexpr int kMaxPersistent = 12;  // persistent attributes (moved by reorder)
+
   // persistent attributes carry state between substeps and follow the particles when they are sorted;
   // scratch attributes are recomputed every substep and are not moved
   void addAttribute(const std::string& name, int components, bool persistent = true);
@@ -25,11 +29,17 @@ class ParticleSet {
   View<Real> real(const std::string& name) const;
   View<Vec3> vec3(const std::string& name) const;
   View<Vec4> vec4(const std::string& name) const;
+  // any plain struct of Reals whose size is the attribute's components (Mat3: 9, Vec4[4]: 16)
+  template <class T>
+  View<T> array(const std::string& name) const {
+    static_assert(sizeof(T) % sizeof(Real) == 0, "an attribute element is a whole number of Reals");
+    const Attribute& a = find(name, int(sizeof(T) / sizeof(Real)));
+    return {reinterpret_cast<T*>(a.data.data()), std::size_t(size_)};
+  }
   int components(const std::string& name) const;
 
   Index size() const { return size_; }
   Index capacity() const { return capacity_; }
-  // attributes are 1 (Real), 3 (Vec3) or 4 (Vec4) components
   // grows storage (keeping contents) to hold at least n particles; growth is geometric
   void reserve(Index n);
   // appends particles; other attributes of the new particles start at zero
@@ -50,7 +60,7 @@ class ParticleSet {
   const Attribute& find(const std::string& name, int components) const;
 
   std::vector<Attribute> attributes_;
-  Buffer<Real> scratch_[8];  // reorder scratch, one per persistent attribute
+  Buffer<Real> scratch_[kMaxPersistent];  // reorder scratch, one per persistent attribute
   Index size_ = 0;
   Index capacity_ = 0;
 };

@@ -4,6 +4,7 @@
 
 #include <eddy/scene.h>
 
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <string>
@@ -38,11 +39,28 @@ class Solver {
  public:
   virtual ~Solver() = default;
   virtual const char* name() const = 0;
-  // adds the solver's attributes
+  // adds the solver's attributes and sizes its buffers; ctx.particles already has the capacity the
+  // emitters will need (the whole particle budget), but no particles yet
   virtual void setup(StepContext& ctx) = 0;
   // largest stable substep for the current state (infinity where the solver has no limit)
   virtual Real stableTimeStep(StepContext& ctx) { return std::numeric_limits<Real>::infinity(); }
   virtual void step(StepContext& ctx, Real dt) = 0;
+
+  // particles [first, first + count) were just appended by scene emitter `emitterIndex` (position and
+  // velocity set, every other attribute zero): set the solver's state of them. Runs in the step loop
+  // (nozzles), so it must not allocate.
+  virtual void initializeParticles(StepContext& ctx, Index first, Index count, int emitterIndex) {}
+  // fills attr::kDensity at the current positions, for statistics and output; the default is the SPH
+  // summation over freshly built neighbour lists (it sorts the particles)
+  virtual void updateDensity(StepContext& ctx);
+  // per-particle masses for the statistics, or an empty view when every particle has ctx.particleMass
+  virtual View<const Real> particleMasses(StepContext& ctx) { return {}; }
+  // particles the solver has clamped back into the domain since the simulation started
+  virtual std::int64_t heldInCount() { return 0; }
+  // whether the solver works on ctx.grid (the SPH neighbour grid); false skips its set-up
+  virtual bool usesNeighborGrid() const { return true; }
+  // device memory the solver holds beyond particle attributes (grids, tables)
+  virtual std::size_t deviceBytes() const { return 0; }
 };
 
 using SolverFactory = std::unique_ptr<Solver> (*)(const SceneDesc& scene);

@@ -1,0 +1,422 @@
+#include "solvers/mpm/moving_least_squares_mpm.h"
+
+#include <eddy/error.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "solvers/fluid_common.h"
+
+namespace eddy::EDDY_NS {
+
+namespace {
+
+// a node this close to a collider surface (in cells) counts as on it: the nodes of the domain faces lie
+// there up to rounding
+constexpr Real kWallTolerance = Real(1e-3);
+
+EDDY_HD inline Mat3 unpackAffine(const MpmPacked& q) {
+  Mat3 a;
+  a.m[0][0] = q.momentum.w;
+  a.m[0][1] = q.affine1.x;
+  a.m[0][2] = q.affine1.y;
+  a.m[1][0] = q.affine1.z;
+  a.m[1][1] = q.affine1.w;
+  a.m[1][2] = q.affine2.x;
+  a.m[2][0] = q.affine2.y;
+  a.m[2][1] = q.affine2.z;
+  a.m[2][2] = q.affine2.w;
+  return a;
+}
+
+EDDY_HD inline MpmPacked packParticle(Vec3 x, Real mass, Vec3 momentum, const Mat3& a) {
+  MpmPacked q;
+  q.position = withW(x, mass);
+  q.momentum = withW(momentum, a.m[0][0]);
+  q.affine1 = Vec4{a.m[0][1], a.m[0][2], a.m[1][0], a.m[1][1]};
+  q.affine2 = Vec4{a.m[1][2], a.m[2][0], a.m[2][1], a.m[2][2]};
+  return q;
+}
+
+// the grid velocity v at a wall with unit normal n (into the material) of a collider moving at vc
+EDDY_HD inline Vec3 wallVelocity(Vec3 v, Vec3 vc, Vec3 n, Real friction, MpmBoundary mode) {
+  if (mode == MpmBoundary::Sticky) return vc;
+  Vec3 rel = v - vc;
+  Real vn = dot(rel, n);
+  // separate: a node moving away from the wall is free
+  if (mode == MpmBoundary::Separate && vn >= 0) return v;
+  Vec3 vt = rel - n * vn;
+  // Coulomb friction: the tangential speed drops by mu times the normal speed taken away
+  if (vn < 0 && friction > 0) {
+    Real lt = length(vt);
+    vt *= lt > 0 ? fmaxf(Real(0), 1 - friction * -vn / lt) : Real(0);
+  }
+  return vc + vt;
+}
+
+// one axis of a box container: the low face (normal +axis into the box) and the high face
+EDDY_HD inline void boxContainerAxis(Real p, Real halfExtent, Vec3 axis, Real tol, Vec3& v, Vec3 vc,
+                                     Real friction, MpmBoundary mode) {
+  if (p + halfExtent <= tol) v = wallVelocity(v, vc, axis, friction, mode);
+  if (halfExtent - p <= tol) v = wallVelocity(v, vc, -axis, friction, mode);
+}
+
+// every collider's condition on the velocity v of the node at x. Inside a box container (the domain) each
+// face the node is on or beyond acts with its own normal, so an edge or corner node holds against both
+// walls; any other shape acts through its signed distance and normal.
+EDDY_HD inline void nodeBoundary(const ColliderData* cs, int nc, Vec3 x, Vec3& v, Real t, Real tol,
+                                 MpmBoundary mode) {
+  for (int c = 0; c < nc; ++c) {
+    const ColliderData& cd = cs[c];
+    Vec3 vc = colliderVelocityAt(cd, x, t);
+    if (cd.kind == ShapeKind::Box && cd.container) {
+      Quat q = colliderOrientation(cd, t);
+      Vec3 local = toLocal(cd, q, x - colliderCenter(cd, t));
+      boxContainerAxis(local.x, cd.halfExtents.x, toWorld(cd, q, Vec3{1, 0, 0}), tol, v, vc, cd.friction,
+                       mode);
+      boxContainerAxis(local.y, cd.halfExtents.y, toWorld(cd, q, Vec3{0, 1, 0}), tol, v, vc, cd.friction,
+                       mode);
+      boxContainerAxis(local.z, cd.halfExtents.z, toWorld(cd, q, Vec3{0, 0, 1}), tol, v, vc, cd.friction,
+                       mode);
+      continue;
+    }
+    Vec3 n;
+    Real phi = signedDistance(cd, x, t, &n);
+    if (phi <= tol) v = wallVelocity(v, vc, n, cd.friction, mode);
+  }
+}
+
+// clamps one coordinate into [lo, hi]; the velocity loses its outward part
+EDDY_HD inline void holdAxis(Real& x, Real& v, Real lo, Real hi, bool& held) {
+  if (x < lo) {
+    x = lo;
+    v = fmaxf(v, Real(0));
+    held = true;
+  } else if (x > hi) {
+    x = hi;
+    v = fminf(v, Real(0));
+    held = true;
+  }
+}
+
+// the speed of sound of a particle's material now (snow stiffens as it is compacted)
+EDDY_HD inline Real particleWaveSpeed(const MpmMaterial& m, Real plasticJ) {
+  Real c = waveSpeed(m);
+  if (m.type == MpmMaterialType::Snow) c *= sqrtf(expf(m.hardening * (1 - plasticJ)));
+  return c;
+}
+
+}  // namespace
+
+MpmMaterial mpmMaterialFor(const SceneDesc& scene, const MaterialDesc& d) {
+  Real density = d.density > 0 ? d.density : scene.fluid.restDensity;
+  if (d.type == "elastic") return makeElastic(density, d.youngsModulus, d.poissonRatio);
+  if (d.type == "snow")
+    return makeSnow(density, d.youngsModulus, d.poissonRatio, d.criticalCompression, d.criticalStretch,
+                    d.hardening);
+  if (d.type == "sand") {
+    MpmMaterial m = makeSand(density, d.youngsModulus, d.poissonRatio, d.frictionAngle);
+    m.cohesion = d.cohesion;
+    return m;
+  }
+  const MpmSettings& s = scene.mpm;
+  return makeWater(density, s.bulkModulus, s.equationOfState == "tait", s.gamma, s.viscosity);
+}
+
+MovingLeastSquaresMpm::MovingLeastSquaresMpm(const SceneDesc& scene) : settings_(scene.mpm) {
+  transfer_ = settings_.transfer == "pic"    ? MpmTransfer::Pic
+              : settings_.transfer == "flip" ? MpmTransfer::Flip
+                                             : MpmTransfer::Apic;
+  boundary_ = settings_.boundary == "slip"     ? MpmBoundary::Slip
+              : settings_.boundary == "sticky" ? MpmBoundary::Sticky
+                                               : MpmBoundary::Separate;
+}
+
+void MovingLeastSquaresMpm::setup(StepContext& ctx) {
+  ParticleSet& p = ctx.particles;
+  p.addAttribute(attr_mpm::kAffine, 9);
+  p.addAttribute(attr_mpm::kDeformation, 9);
+  p.addAttribute(attr_mpm::kJ, 1);
+  p.addAttribute(attr_mpm::kPlasticJ, 1);
+  p.addAttribute(attr_mpm::kMaterial, 1);
+  p.addAttribute(attr_mpm::kPacked, int(sizeof(MpmPacked) / sizeof(Real)), false);
+  p.addAttribute(attr_mpm::kSpeed, 1, false);
+  p.addAttribute(attr_mpm::kMass, 1, false);
+
+  const SceneDesc& scene = ctx.scene;
+  grid_.setup(scene, p.capacity(), transfer_ == MpmTransfer::Flip);
+  Real spacing = scene.fluid.spacing;
+  volume_ = spacing * spacing * spacing;
+
+  hostMaterials_.clear();
+  for (const EmitterDesc& e : scene.emitters) hostMaterials_.push_back(mpmMaterialFor(scene, e.material));
+  materials_ = Buffer<MpmMaterial>(kDevice, hostMaterials_.size());
+  materials_.upload(hostMaterials_.data(), hostMaterials_.size());
+
+  // explicit viscosity: nu dt / dx^2 <= 1/6 in three dimensions
+  Real dx = grid_.view().dx;
+  viscousDt_ = std::numeric_limits<Real>::infinity();
+  for (const MpmMaterial& m : hostMaterials_)
+    if (m.type == MpmMaterialType::Water && m.viscosity > 0)
+      viscousDt_ = std::min(viscousDt_, m.density * dx * dx / (6 * m.viscosity));
+
+  heldIn_ = Buffer<unsigned long long>(kDevice, 1);
+  heldIn_.fillZero();
+}
+
+void MovingLeastSquaresMpm::initializeParticles(StepContext& ctx, Index first, Index count,
+                                                int emitterIndex) {
+  ParticleSet& p = ctx.particles;
+  Mat3* c = p.array<Mat3>(attr_mpm::kAffine).data;
+  Mat3* f = p.array<Mat3>(attr_mpm::kDeformation).data;
+  Real* j = p.real(attr_mpm::kJ).data;
+  Real* jp = p.real(attr_mpm::kPlasticJ).data;
+  Real* mat = p.real(attr_mpm::kMaterial).data;
+  Real index = Real(emitterIndex);
+  // the velocity gradient of the emitter's rigid motion v0 + w x (x - center): the skew matrix of w, so
+  // APIC starts with the whole rotation (C = 0 would lose the spin at the edges in the first transfer)
+  const EmitterDesc& e = ctx.scene.emitters[emitterIndex];
+  Vec3 w = e.type == "volume" ? e.angularVelocity : Vec3{};
+  Mat3 spin = Mat3::fromRows({0, -w.z, w.y}, {w.z, 0, -w.x}, {-w.y, w.x, 0});
+  parallelFor(
+      count, EDDY_KERNEL(Index k) {
+        Index i = first + k;
+        c[i] = spin;
+        f[i] = Mat3::identity();
+        j[i] = 1;
+        jp[i] = 1;
+        mat[i] = index;
+      });
+}
+
+Real MovingLeastSquaresMpm::stableTimeStep(StepContext& ctx) {
+  Index n = ctx.particles.size();
+  if (n == 0) return Solver::stableTimeStep(ctx);
+  ParticleSet& p = ctx.particles;
+  View<Real> speed = p.real(attr_mpm::kSpeed);
+  Real* s = speed.data;
+  const Vec3* v = p.vec3(attr::kVelocity).data;
+  const Real* jp = p.real(attr_mpm::kPlasticJ).data;
+  const Real* mat = p.real(attr_mpm::kMaterial).data;
+  const MpmMaterial* mats = materials_.data();
+  parallelFor(
+      n, EDDY_KERNEL(Index i) { s[i] = length(v[i]) + particleWaveSpeed(mats[int(mat[i])], jp[i]); });
+  Real fastest = ctx.prims.max(speed, n);
+  Real dt = settings_.cfl * grid_.view().dx / fastest;
+  return std::min(dt, viscousDt_);
+}
+
+void MovingLeastSquaresMpm::step(StepContext& ctx, Real dt) {
+  if (ctx.particles.size() == 0) return;
+  bin(ctx);
+  pack(ctx, dt);
+  particleToGrid(ctx, dt);
+  gridToParticle(ctx, dt);
+}
+
+void MovingLeastSquaresMpm::bin(StepContext& ctx) {
+  ctx.timers.mark(Phase::NeighborGrid);
+  grid_.bin(ctx.particles, ctx.prims);
+}
+
+void MovingLeastSquaresMpm::pack(StepContext& ctx, Real dt) {
+  ctx.timers.mark(Phase::Density);
+  ParticleSet& p = ctx.particles;
+  const Vec3* x = p.vec3(attr::kPosition).data;
+  const Vec3* v = p.vec3(attr::kVelocity).data;
+  const Mat3* c = p.array<Mat3>(attr_mpm::kAffine).data;
+  const Mat3* f = p.array<Mat3>(attr_mpm::kDeformation).data;
+  const Real* j = p.real(attr_mpm::kJ).data;
+  const Real* jp = p.real(attr_mpm::kPlasticJ).data;
+  const Real* mat = p.real(attr_mpm::kMaterial).data;
+  MpmPacked* out = p.array<MpmPacked>(attr_mpm::kPacked).data;
+  const MpmMaterial* mats = materials_.data();
+  Real vol = volume_;
+  Real dx = grid_.view().dx;
+  // the MLS force -(4 dt / dx^2) V0 tau, folded into the affine momentum (Hu et al. 2018, eq. 29)
+  Real stressScale = 4 * dt / (dx * dx) * vol;
+  bool apic = transfer_ == MpmTransfer::Apic;
+  parallelFor(
+      p.size(), EDDY_KERNEL(Index i) {
+        const MpmMaterial& m = mats[int(mat[i])];
+        Real mass = m.density * vol;
+        Mat3 ci = c[i];
+        Real ji = j[i];
+        Mat3 tau = kirchhoffStress(m, f[i], ji, jp[i]);
+        // Newtonian viscosity: the deviatoric Cauchy stress mu (grad v + grad v^T - 2/3 div v I), times J
+        if (m.type == MpmMaterialType::Water && m.viscosity > 0)
+          tau += (ci + transpose(ci) - Mat3::identity() * (Real(2) / 3 * trace(ci))) * (m.viscosity * ji);
+        Mat3 a = tau * -stressScale;
+        if (apic) a += ci * mass;
+        out[i] = packParticle(x[i], mass, v[i] * mass, a);
+      });
+}
+
+void MovingLeastSquaresMpm::particleToGrid(StepContext& ctx, Real dt) {
+  ctx.timers.mark(Phase::PositionCorrection);
+  MpmGridView g = grid_.view();
+  const std::uint32_t* first = grid_.first();
+  const MpmPacked* in = ctx.particles.array<MpmPacked>(attr_mpm::kPacked).data;
+  Vec4* nodes = grid_.nodes().data;
+  Vec4* previous = transfer_ == MpmTransfer::Flip ? grid_.previous().data : nullptr;
+  ForcesDesc forces = ctx.scene.forces;
+  const ColliderData* cs = ctx.colliders.data;
+  int nc = int(ctx.colliders.size);
+  Real t = ctx.time + dt;
+  Real tol = kWallTolerance * g.dx;
+  MpmBoundary mode = boundary_;
+  parallelFor(
+      g.count(), EDDY_KERNEL(Index node) {
+        int ix, iy, iz;
+        g.coordinates(node, ix, iy, iz);
+        Real mass = 0;
+        Vec3 momentum{}, affine{};
+        // the particles based at node - (a, b, c), a, b, c in 0..2, reach this node; for each (b, c) the
+        // three base nodes along x are consecutive keys, so their particles are one span of the sort
+        int xLo = ix - 2 > 0 ? ix - 2 : 0, xHi = ix < g.nx - 3 ? ix : g.nx - 3;
+        for (int oc = 0; oc < 3; ++oc) {
+          int bz = iz - oc;
+          if (bz < 0 || bz > g.nz - 3 || xLo > xHi) continue;
+          for (int ob = 0; ob < 3; ++ob) {
+            int by = iy - ob;
+            if (by < 0 || by > g.ny - 3) continue;
+            Index row = g.linear(0, by, bz);
+            std::uint32_t end = first[row + xHi + 1];
+            for (std::uint32_t k = first[row + xLo]; k < end; ++k) {
+              MpmPacked q = in[k];
+              // the particle's own base node and B-spline argument, as the binning and G2P compute them
+              int px, py, pz;
+              Vec3 fx;
+              g.locate(xyz(q.position), px, py, pz, fx);
+              int oa = ix - px;
+              Real w = bsplineWeight(fx.x, oa) * bsplineWeight(fx.y, ob) * bsplineWeight(fx.z, oc);
+              Vec3 d = Vec3{Real(oa) - fx.x, Real(ob) - fx.y, Real(oc) - fx.z} * g.dx;  // x_i - x_p
+              mass += w * q.position.w;
+              momentum += xyz(q.momentum) * w;
+              affine += (unpackAffine(q) * d) * w;
+            }
+          }
+        }
+        Vec4 out{}, before{};
+        if (mass > 0) {
+          Vec3 v = (momentum + affine) / mass;
+          before = withW(momentum / mass, mass);
+          v += bodyAcceleration(forces, v) * dt;
+          nodeBoundary(cs, nc, g.nodePosition(ix, iy, iz), v, t, tol, mode);
+          out = withW(v, mass);
+        }
+        nodes[node] = out;
+        if (previous) previous[node] = before;
+      });
+}
+
+void MovingLeastSquaresMpm::gridToParticle(StepContext& ctx, Real dt) {
+  ctx.timers.mark(Phase::Integration);
+  ParticleSet& p = ctx.particles;
+  Vec3* x = p.vec3(attr::kPosition).data;
+  Vec3* v = p.vec3(attr::kVelocity).data;
+  Mat3* c = p.array<Mat3>(attr_mpm::kAffine).data;
+  Mat3* f = p.array<Mat3>(attr_mpm::kDeformation).data;
+  Real* j = p.real(attr_mpm::kJ).data;
+  Real* jp = p.real(attr_mpm::kPlasticJ).data;
+  const Real* mat = p.real(attr_mpm::kMaterial).data;
+  const MpmMaterial* mats = materials_.data();
+  MpmGridView g = grid_.view();
+  const Vec4* nodes = grid_.nodes().data;
+  const Vec4* previous = transfer_ == MpmTransfer::Flip ? grid_.previous().data : nullptr;
+  Real alpha = settings_.flipRatio;
+  Real gradientScale = 4 * g.invDx * g.invDx;
+  // the scene colliders push particles out; the domain (the last collider) holds them by clamping
+  const ColliderData* cs = ctx.colliders.data;
+  int nc = int(ctx.colliders.size) - 1;
+  Real t = ctx.time + dt;
+  Vec3 lo = ctx.scene.domain.min, hi = ctx.scene.domain.max;
+  unsigned long long* held = heldIn_.data();
+  parallelFor(
+      p.size(), EDDY_KERNEL(Index i) {
+        Vec3 xi = x[i];
+        int bx, by, bz;
+        Vec3 fx;
+        g.locate(xi, bx, by, bz, fx);
+        Vec3 w[3];
+        bsplineWeights(fx, w);
+        Vec3 vPic{}, change{};
+        Mat3 b{};
+        EDDY_UNROLL
+        for (int oc = 0; oc < 3; ++oc) {
+          EDDY_UNROLL
+          for (int ob = 0; ob < 3; ++ob) {
+            EDDY_UNROLL
+            for (int oa = 0; oa < 3; ++oa) {
+              Index node = g.linear(bx + oa, by + ob, bz + oc);
+              Real weight = w[oa].x * w[ob].y * w[oc].z;
+              Vec3 d = Vec3{Real(oa) - fx.x, Real(ob) - fx.y, Real(oc) - fx.z} * g.dx;
+              Vec3 vn = xyz(nodes[node]) * weight;
+              vPic += vn;
+              b += outer(vn, d);
+              if (previous) change += vn - xyz(previous[node]) * weight;
+            }
+          }
+        }
+        Mat3 grad = b * gradientScale;
+        Vec3 vi = previous ? (v[i] + change) * alpha + vPic * (1 - alpha) : vPic;
+
+        const MpmMaterial& m = mats[int(mat[i])];
+        if (m.type == MpmMaterialType::Water) {
+          j[i] *= 1 + dt * trace(grad);
+        } else {
+          Mat3 fi = (Mat3::identity() + grad * dt) * f[i];
+          Real jpi = jp[i];
+          projectPlasticity(m, fi, jpi);
+          f[i] = fi;
+          jp[i] = jpi;
+          j[i] = determinant(fi) * jpi;
+        }
+        c[i] = grad;
+
+        xi += vi * dt;
+        for (int k = 0; k < nc; ++k) collideVelocity(cs[k], xi, vi, Real(0), t);
+        bool out = false;
+        holdAxis(xi.x, vi.x, lo.x, hi.x, out);
+        holdAxis(xi.y, vi.y, lo.y, hi.y, out);
+        holdAxis(xi.z, vi.z, lo.z, hi.z, out);
+        if (out) atomicAddCount(held, 1);
+        x[i] = xi;
+        v[i] = vi;
+      });
+}
+
+void MovingLeastSquaresMpm::updateDensity(StepContext& ctx) {
+  ParticleSet& p = ctx.particles;
+  Real* rho = p.real(attr::kDensity).data;
+  const Real* j = p.real(attr_mpm::kJ).data;
+  const Real* mat = p.real(attr_mpm::kMaterial).data;
+  const MpmMaterial* mats = materials_.data();
+  parallelFor(
+      p.size(), EDDY_KERNEL(Index i) { rho[i] = mats[int(mat[i])].density / j[i]; });
+}
+
+View<const Real> MovingLeastSquaresMpm::particleMasses(StepContext& ctx) {
+  ParticleSet& p = ctx.particles;
+  View<Real> mass = p.real(attr_mpm::kMass);
+  Real* out = mass.data;
+  const Real* mat = p.real(attr_mpm::kMaterial).data;
+  const MpmMaterial* mats = materials_.data();
+  Real vol = volume_;
+  parallelFor(
+      p.size(), EDDY_KERNEL(Index i) { out[i] = mats[int(mat[i])].density * vol; });
+  return asConst(mass);
+}
+
+std::int64_t MovingLeastSquaresMpm::heldInCount() {
+  unsigned long long count = 0;
+  heldIn_.download(&count, 1);
+  return std::int64_t(count);
+}
+
+std::size_t MovingLeastSquaresMpm::deviceBytes() const {
+  return grid_.bytes() + materials_.bytes() + heldIn_.bytes();
+}
+
+}  // namespace eddy::EDDY_NS

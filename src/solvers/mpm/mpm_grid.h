@@ -1,0 +1,87 @@
+// The dense background grid of the MPM solver and the binning of particles into it.
+//
+// The grid covers the domain with cubic cells of dx = (longest domain extent) / mpm.grid_resolution; node
+// (0,0,0) sits kPad cells below domain.min on every axis, so the domain faces have kPad + 1 layers of
+// nodes on or beyond them (the wall band) and a particle held inside the domain always finds its whole
+// 3x3x3 stencil inside the grid. Every substep the particles are sorted by their base node (the lowest
+// node of the stencil, a dense linear index) and each node gets the range of sorted particles based there,
+// so the particle-to-grid transfer can gather: a node reads the particles of the 27 base nodes around it,
+// in sorted order, without float atomics, and the sums come out the same on every backend and every run.
+// The ranges are kept as a table of first particles per node (an exclusive scan of the per-node counts),
+// so the particles of consecutive nodes along x, such as the three base nodes of one row of a stencil,
+// form one span [first[k], first[k + 3]).
+#pragma once
+
+#include <eddy/scene.h>
+
+#include "backend/primitives.h"
+#include "sim/particle_set.h"
+#include "solvers/mpm/bspline.h"
+
+namespace eddy::EDDY_NS {
+
+// the grid's geometry, taken by value in kernels
+struct MpmGridView {
+  Vec3 origin{};  // position of node (0, 0, 0)
+  Real dx = 1, invDx = 1;
+  int nx = 0, ny = 0, nz = 0;  // nodes per axis
+
+  EDDY_HD Index count() const { return Index(nx) * ny * nz; }
+  EDDY_HD Index linear(int x, int y, int z) const { return (Index(z) * ny + y) * nx + x; }
+  EDDY_HD void coordinates(Index node, int& x, int& y, int& z) const {
+    x = int(node % nx);
+    Index rest = node / nx;
+    y = int(rest % ny);
+    z = int(rest / ny);
+  }
+  EDDY_HD Vec3 nodePosition(int x, int y, int z) const {
+    return origin + Vec3{Real(x), Real(y), Real(z)} * dx;
+  }
+  // base node of a particle at p, clamped so that its stencil stays in the grid (NaN goes to 0), and
+  // fx = (p - origin) / dx - base: the B-spline argument of each axis
+  EDDY_HD void locate(Vec3 p, int& bx, int& by, int& bz, Vec3& fx) const {
+    Vec3 u = (p - origin) * invDx;
+    bx = int(fminf(fmaxf(floorf(u.x - Real(0.5)), Real(0)), Real(nx - 3)));
+    by = int(fminf(fmaxf(floorf(u.y - Real(0.5)), Real(0)), Real(ny - 3)));
+    bz = int(fminf(fmaxf(floorf(u.z - Real(0.5)), Real(0)), Real(nz - 3)));
+    fx = u - Vec3{Real(bx), Real(by), Real(bz)};
+  }
+};
+
+class MpmGrid {
+ public:
+  // layers of nodes beyond each domain face besides the one on it
+  static constexpr int kPad = 2;
+
+  // Sizes the grid for the scene's domain and mpm.grid_resolution, with keys for particleCapacity
+  // particles and, with flip, the buffer of pre-update velocities. Throws InputError naming
+  // /mpm/grid_resolution when the node count cannot be indexed or the grid does not fit in free memory.
+  void setup(const SceneDesc& scene, Index particleCapacity, bool flip);
+
+  // sorts the particles by base node (reordering every persistent attribute) and fills the node ranges
+  void bin(ParticleSet& particles, Primitives& prims);
+  // base-node key and identity order of every particle (public: CUDA lambdas cannot live in private members)
+  void computeKeys(const Vec3* x, Index n);
+
+  MpmGridView view() const { return view_; }
+  Index nodeCount() const { return view_.count(); }
+  // per node: velocity (after the grid update) and mass
+  View<Vec4> nodes() const { return nodes_.view(); }
+  // per node, flip only: the velocity before forces and boundaries, and mass (empty otherwise)
+  View<Vec4> previous() const { return previous_.view(); }
+  // per node k (and one past the last node): the first sorted particle whose base node is k or later, so
+  // the particles based at nodes k..m are [first[k], first[m + 1])
+  const std::uint32_t* first() const { return first_.data(); }
+  std::size_t bytes() const;
+
+ private:
+  void ensureKeys(Index capacity);
+
+  MpmGridView view_;
+  int keyBits_ = 1;
+  Buffer<Vec4> nodes_, previous_;
+  Buffer<std::uint32_t> counts_, first_;  // node count + 1 entries
+  Buffer<std::uint32_t> keys_, values_, keysTmp_, valuesTmp_;
+};
+
+}  // namespace eddy::EDDY_NS
