@@ -113,13 +113,26 @@ void NeighborGrid::launchNeighborLists(View<const Position> positions) {
         Vec3 xi = positionOf(x[i]);
         Index c = 0;
 #if EDDY_BACKEND_CUDA
-        g.forEachCandidate(xi, [&](Index j) {
-          if (j == i) return;
-          Vec3 d = xi - positionOf(x[j]);
-          if (dot(d, d) < h2) {
-            if (c < nv.stride) indices[nv.slot(i, c)] = std::uint32_t(j);
+        auto test = [&](std::uint32_t j, Vec3 p) {
+          Vec3 d = xi - p;
+          if (dot(d, d) < h2 && Index(j) != i) {
+            if (c < nv.stride) indices[nv.slot(i, c)] = j;
             ++c;
           }
+        };
+        // four candidates loaded before any is tested: the loads overlap instead of queueing behind the
+        // list stores, which matters most where few warps per SM hide the latency (small particle counts)
+        g.forEachCell(xi, [&](std::uint32_t begin, std::uint32_t end) {
+          std::uint32_t j = begin;
+          for (; j + 4 <= end; j += 4) {
+            Vec3 p0 = positionOf(x[j]), p1 = positionOf(x[j + 1]), p2 = positionOf(x[j + 2]),
+                 p3 = positionOf(x[j + 3]);
+            test(j, p0);
+            test(j + 1, p1);
+            test(j + 2, p2);
+            test(j + 3, p3);
+          }
+          for (; j < end; ++j) test(j, positionOf(x[j]));
         });
 #else
     // On the CPU the accept test is a coin flip for the branch predictor (a quarter of the candidates
