@@ -14,7 +14,7 @@ struct BenchOptions {
   std::string solver = "pbf";
   std::vector<long long> particles{65536, 262144, 1048576, 4194304};
   std::string backend = "auto";
-  int substeps = 50;
+  int substeps = 240;  // one simulated second of the dam break at 240 substeps per second (pbf)
   int warmup = 10;
   std::string json;                    // empty: no JSON file
   std::string scene;                   // empty: the embedded dam break

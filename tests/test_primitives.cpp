@@ -65,7 +65,10 @@ void checkSortPairs(Primitives& prims, const std::vector<std::uint32_t>& keys,
   Index n = Index(keys.size());
   Buffer<std::uint32_t> k = toBuffer(keys), v = toBuffer(values);
   Buffer<std::uint32_t> kt(kDevice, std::max<Index>(n, 1)), vt(kDevice, std::max<Index>(n, 1));
-  prims.sortPairs(k.view(n), v.view(n), kt.view(n), vt.view(n), n, bits);
+  if (prims.sortPairs(k.view(n), v.view(n), kt.view(n), vt.view(n), n, bits)) {
+    k.swap(kt);
+    v.swap(vt);
+  }
   std::vector<std::uint32_t> rk = keys, rv = values;
   referenceSort(rk, rv, bits);
   std::vector<std::uint32_t> gk = k.toHost(n), gv = v.toHost(n);

@@ -64,19 +64,14 @@ Acc Primitives::reduce(const T* values, Index n, Op op, Acc init) {
   return h;
 }
 
-void Primitives::sortPairs(View<std::uint32_t> keys, View<std::uint32_t> values, View<std::uint32_t> keysTmp,
+bool Primitives::sortPairs(View<std::uint32_t> keys, View<std::uint32_t> values, View<std::uint32_t> keysTmp,
                            View<std::uint32_t> valuesTmp, Index n, int bits) {
   cub::DoubleBuffer<std::uint32_t> k(keys.data, keysTmp.data), v(values.data, valuesTmp.data);
   std::size_t bytes = 0;
   cub::DeviceRadixSort::SortPairs(nullptr, bytes, k, v, n, 0, bits);
   checkCuda(cub::DeviceRadixSort::SortPairs(scratch(bytes), bytes, k, v, n, 0, bits), "sort");
-  // results must end up in keys/values
-  if (k.Current() != keys.data)
-    checkCuda(cudaMemcpyAsync(keys.data, k.Current(), n * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice),
-              "sort");
-  if (v.Current() != values.data)
-    checkCuda(cudaMemcpyAsync(values.data, v.Current(), n * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice),
-              "sort");
+  // keys and values always travel together through the same passes
+  return k.Current() != keys.data;
 }
 
 #else
@@ -97,7 +92,7 @@ Acc Primitives::reduce(const T* values, Index n, Op op, Acc init) {
       op);
 }
 
-void Primitives::sortPairs(View<std::uint32_t> keys, View<std::uint32_t> values, View<std::uint32_t> keysTmp,
+bool Primitives::sortPairs(View<std::uint32_t> keys, View<std::uint32_t> values, View<std::uint32_t> keysTmp,
                            View<std::uint32_t> valuesTmp, Index n, int bits) {
   // pack (key, index) so that ties keep their input order, then move the values along
   auto* packed = static_cast<std::uint64_t*>(scratch(std::size_t(n) * sizeof(std::uint64_t)));
@@ -114,6 +109,7 @@ void Primitives::sortPairs(View<std::uint32_t> keys, View<std::uint32_t> values,
     k[i] = std::uint32_t(packed[i] >> 32);
     v[i] = vTmp[std::uint32_t(packed[i])];
   });
+  return false;
 }
 
 #endif

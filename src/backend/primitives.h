@@ -20,9 +20,10 @@ class Primitives {
   Real max(View<Real> values, Index n);
   std::uint32_t max(View<std::uint32_t> values, Index n);
 
-  // sorts (key, value) pairs by the low `bits` bits of key, stably; results land in keys/values
-  // (keysTmp/valuesTmp are scratch of the same length)
-  void sortPairs(View<std::uint32_t> keys, View<std::uint32_t> values, View<std::uint32_t> keysTmp,
+  // sorts (key, value) pairs by the low `bits` bits of key, stably; the results land in keys/values,
+  // or, where the return value is true, in keysTmp/valuesTmp (the caller swaps its buffers instead of
+  // paying for a copy)
+  bool sortPairs(View<std::uint32_t> keys, View<std::uint32_t> values, View<std::uint32_t> keysTmp,
                  View<std::uint32_t> valuesTmp, Index n, int bits);
 
   std::size_t scratchBytes() const { return scratch_.bytes(); }

@@ -74,15 +74,24 @@ void NeighborGrid::sortParticles(ParticleSet& particles, const char* positionAtt
     computeKeys(particles.vec4(positionAttribute).data, n);
   else
     computeKeys(particles.vec3(positionAttribute).data, n);
+  if (prims.sortPairs(keys_.view(n), values_.view(n), keysTmp_.view(n), valuesTmp_.view(n), n,
+                      3 * axisBits_)) {
+    keys_.swap(keysTmp_);
+    values_.swap(valuesTmp_);
+  }
   std::uint32_t* keys = keys_.data();
-  prims.sortPairs(keys_.view(n), values_.view(n), keysTmp_.view(n), valuesTmp_.view(n), n, 3 * axisBits_);
   particles.reorder({values_.data(), std::size_t(n)});
 
   // cell ranges: the first particle of a run of equal keys writes the start, the last writes the end
   fillBytes(kDevice, ranges_.data(), 0, ranges_.bytes());
   CellRange* ranges = ranges_.data();
+  // the list build's overflow counter is cleared here, saving a memset launch per substep
+  if (mostNeighbors_.size() == 0) mostNeighbors_.resize(kDevice, 1);
+  std::uint32_t* most = mostNeighbors_.data();
+  if (n == 0) fillBytes(kDevice, most, 0, sizeof(std::uint32_t));
   parallelFor(
       n, EDDY_KERNEL(Index i) {
+        if (i == 0) *most = 0;
         std::uint32_t k = keys[i];
         if (i == 0 || keys[i - 1] != k) ranges[k].begin = std::uint32_t(i);
         if (i == n - 1 || keys[i + 1] != k) ranges[k].end = std::uint32_t(i + 1);
@@ -95,24 +104,35 @@ void NeighborGrid::launchNeighborLists(View<const Position> positions) {
   const Position* x = positions.data;
   GridView g = grid();
   Real h2 = cellSize_ * cellSize_;
-  if (mostNeighbors_.size() == 0) mostNeighbors_.resize(kDevice, 1);
   NeighborView nv = neighbors();
   std::uint32_t* counts = neighborCounts_.data();
   std::uint32_t* indices = neighborIndices_.data();
   std::uint32_t* most = mostNeighbors_.data();
-  fillBytes(kDevice, most, 0, sizeof(std::uint32_t));
   parallelFor(
       n, EDDY_KERNEL(Index i) {
         Vec3 xi = positionOf(x[i]);
         Index c = 0;
 #if EDDY_BACKEND_CUDA
-        g.forEachCandidate(xi, [&](Index j) {
-          if (j == i) return;
-          Vec3 d = xi - positionOf(x[j]);
-          if (dot(d, d) < h2) {
-            if (c < nv.stride) indices[nv.slot(i, c)] = std::uint32_t(j);
+        auto test = [&](std::uint32_t j, Vec3 p) {
+          Vec3 d = xi - p;
+          if (dot(d, d) < h2 && Index(j) != i) {
+            if (c < nv.stride) indices[nv.slot(i, c)] = j;
             ++c;
           }
+        };
+        // four candidates loaded before any is tested: the loads overlap instead of queueing behind the
+        // list stores, which matters most where few warps per SM hide the latency (small particle counts)
+        g.forEachCell(xi, [&](std::uint32_t begin, std::uint32_t end) {
+          std::uint32_t j = begin;
+          for (; j + 4 <= end; j += 4) {
+            Vec3 p0 = positionOf(x[j]), p1 = positionOf(x[j + 1]), p2 = positionOf(x[j + 2]),
+                 p3 = positionOf(x[j + 3]);
+            test(j, p0);
+            test(j + 1, p1);
+            test(j + 2, p2);
+            test(j + 3, p3);
+          }
+          for (; j < end; ++j) test(j, positionOf(x[j]));
         });
 #else
     // On the CPU the accept test is a coin flip for the branch predictor (a quarter of the candidates
@@ -156,6 +176,7 @@ bool NeighborGrid::listsComplete() {
   // more neighbours than slots: widen the lists (rare, geometric); the caller builds them again
   stride_ = std::max<Index>(Index(largest) + Index(largest) / 4, stride_ + stride_ / 2);
   neighborIndices_.resize(kDevice, listSlots());
+  fillBytes(kDevice, mostNeighbors_.data(), 0, sizeof(std::uint32_t));
   return false;
 }
 

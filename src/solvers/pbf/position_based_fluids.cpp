@@ -108,6 +108,7 @@ void PositionBasedFluids::solveDensity(StepContext& ctx, Real dt) {
         Vec3 gradI{};
         Real sumGrad2 = 0;
         Index n = nb.count(i);
+        EDDY_UNROLL4
         for (Index s = 0; s < n; ++s) {
           Vec3 d = xi - xyz(xp[nb.at(i, s)]);
           Real r2 = dot(d, d);
