@@ -23,7 +23,7 @@ class Primitives {
   // sorts (key, value) pairs by the low `bits` bits of key, stably; the results land in keys/values,
   // or, where the return value is true, in keysTmp/valuesTmp (the caller swaps its buffers instead of
   // paying for a copy)
-  bool sortPairs(View<std::uint32_t> keys, View<std::uint32_t> values, View<std::uint32_t> keysTmp,
+  [[nodiscard]] bool sortPairs(View<std::uint32_t> keys, View<std::uint32_t> values, View<std::uint32_t> keysTmp,
                  View<std::uint32_t> valuesTmp, Index n, int bits);
 
   std::size_t scratchBytes() const { return scratch_.bytes(); }

@@ -91,7 +91,10 @@ void MpmGrid::bin(ParticleSet& particles, Primitives& prims) {
   ensureKeys(particles.capacity());
   Index n = particles.size();
   computeKeys(particles.vec3(attr::kPosition).data, n);
-  prims.sortPairs(keys_.view(n), values_.view(n), keysTmp_.view(n), valuesTmp_.view(n), n, keyBits_);
+  if (prims.sortPairs(keys_.view(n), values_.view(n), keysTmp_.view(n), valuesTmp_.view(n), n, keyBits_)) {
+    keys_.swap(keysTmp_);
+    values_.swap(valuesTmp_);
+  }
   particles.reorder({values_.data(), std::size_t(n)});
 
   // particles per node (integer atomics: the counts do not depend on order), then the first particle of
