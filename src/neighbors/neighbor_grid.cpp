@@ -5,6 +5,15 @@
 
 namespace eddy::EDDY_NS {
 
+#if EDDY_BACKEND_CUDA
+NeighborGrid::~NeighborGrid() {
+  if (listsBuilt_) cudaEventDestroy(listsBuilt_);
+  if (pinnedMost_) cudaFreeHost(pinnedMost_);
+}
+#else
+NeighborGrid::~NeighborGrid() = default;
+#endif
+
 void NeighborGrid::setup(Real cellSize, Index capacity, int maxNeighbors) {
   cellSize_ = cellSize;
   maxNeighbors_ = maxNeighbors;
@@ -166,12 +175,27 @@ void NeighborGrid::launchNeighborLists(View<const Position> positions) {
         counts[i] = std::uint32_t(c);
         atomicMaxU32(most, std::uint32_t(c));
       });
+#if EDDY_BACKEND_CUDA
+  if (!listsBuilt_) {
+    checkCuda(cudaEventCreateWithFlags(&listsBuilt_, cudaEventDisableTiming), "event create");
+    checkCuda(
+        cudaHostAlloc(reinterpret_cast<void**>(&pinnedMost_), sizeof(std::uint32_t), cudaHostAllocDefault),
+        "pinned allocation");
+  }
+  checkCuda(cudaMemcpyAsync(pinnedMost_, most, sizeof(std::uint32_t), cudaMemcpyDeviceToHost), "list check");
+  checkCuda(cudaEventRecord(listsBuilt_), "list check");
+#endif
 }
 
 bool NeighborGrid::listsComplete() {
   if (maxNeighbors_ > 0) return true;  // a cap: extra neighbours are dropped by design
   std::uint32_t largest = 0;
+#if EDDY_BACKEND_CUDA
+  checkCuda(cudaEventSynchronize(listsBuilt_), "neighbour lists");
+  largest = *pinnedMost_;
+#else
   mostNeighbors_.download(&largest, 1);
+#endif
   if (Index(largest) <= stride_) return true;
   // more neighbours than slots: widen the lists (rare, geometric); the caller builds them again
   stride_ = std::max<Index>(Index(largest) + Index(largest) / 4, stride_ + stride_ / 2);

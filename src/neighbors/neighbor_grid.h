@@ -119,6 +119,11 @@ struct NeighborView {
 
 class NeighborGrid {
  public:
+  NeighborGrid() = default;
+  ~NeighborGrid();
+  NeighborGrid(const NeighborGrid&) = delete;
+  NeighborGrid& operator=(const NeighborGrid&) = delete;
+
   // maxNeighbors = 0: no cap (lists grow when a particle has more neighbours than fit)
   void setup(Real cellSize, Index capacity, int maxNeighbors);
 
@@ -130,8 +135,9 @@ class NeighborGrid {
   template <class Position>
   void buildNeighborLists(View<const Position> positions, Primitives& prims);
   // the same in two halves, so that work on the lists can be queued before the host learns whether they
-  // held every neighbour: launch, queue the first pass, then listsComplete(); when it says no, the lists
-  // were widened and both must run again
+  // held every neighbour: launch, queue work, then listsComplete(); when it says no, the lists were
+  // widened and both must run again. On the GPU the answer waits only for the list build itself (an
+  // event and a pinned copy of its largest count), not for the work queued after it.
   template <class Position>
   void launchNeighborLists(View<const Position> positions);
   bool listsComplete();
@@ -159,6 +165,10 @@ class NeighborGrid {
   Buffer<CellRange> ranges_;
   Buffer<std::uint32_t> neighborCounts_, neighborIndices_;
   Buffer<std::uint32_t> mostNeighbors_;  // largest count of the last build
+#if EDDY_BACKEND_CUDA
+  cudaEvent_t listsBuilt_ = nullptr;
+  std::uint32_t* pinnedMost_ = nullptr;  // page-locked host copy of mostNeighbors_
+#endif
 };
 
 }  // namespace eddy::EDDY_NS

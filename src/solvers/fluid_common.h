@@ -31,27 +31,35 @@ inline void computeDensity(const StepContext& ctx, View<const Vec3> positions, V
 }
 
 // Sorts the particles by the cell of `positionAttribute` (Vec3 or Vec4), builds the neighbour lists on
-// those positions and runs firstPass(), the first loop that needs them. The first pass is queued before the
-// host checks the lists, so the GPU does not wait for that check; in the rare case of an overflow the lists
-// were widened and both run again.
-template <class FirstPass>
-void findNeighbors(StepContext& ctx, const char* positionAttribute, FirstPass&& firstPass) {
+// those positions and queues work(), everything that reads them before the solver changes state that it
+// cannot recompute. The host checks the lists only after that (waiting for the list build alone), so the
+// GPU never waits for the host. In the rare case of an overflow the lists were widened: restart() puts
+// back what work() changed (the positions the lists are built on included), and both run again.
+template <class Restart, class Work>
+void findNeighbors(StepContext& ctx, const char* positionAttribute, Restart&& restart, Work&& work) {
   ctx.timers.mark(Phase::NeighborGrid);
   ctx.grid.sortParticles(ctx.particles, positionAttribute, ctx.prims);
   bool wide = ctx.particles.components(positionAttribute) == 4;
-  do {
+  for (bool again = false;; again = true) {
+    if (again) restart();
     ctx.timers.mark(Phase::NeighborLists);
     if (wide)
       ctx.grid.launchNeighborLists(asConst(ctx.particles.vec4(positionAttribute)));
     else
       ctx.grid.launchNeighborLists(asConst(ctx.particles.vec3(positionAttribute)));
-    firstPass();
-  } while (!ctx.grid.listsComplete());
+    work();
+    if (ctx.grid.listsComplete()) return;
+  }
 }
 
 // body forces per unit mass: gravity and wind drag -c_d (v - v_wind)
 EDDY_HD inline Vec3 bodyAcceleration(const ForcesDesc& f, Vec3 v) {
   return f.gravity - (v - f.windVelocity) * f.drag;
+}
+
+// the velocity after the body forces of one substep (symplectic Euler)
+EDDY_HD inline Vec3 predictedVelocity(const ForcesDesc& f, Vec3 v, Real dt) {
+  return v + bodyAcceleration(f, v) * dt;
 }
 
 }  // namespace eddy::EDDY_NS

@@ -58,28 +58,31 @@ Real PositionBasedFluids::stableTimeStep(StepContext& ctx) {
 
 void PositionBasedFluids::step(StepContext& ctx, Real dt) {
   predict(ctx, dt);
-  findNeighbors(ctx, attr_pbf::kPredicted, [&] { solveDensity(ctx, dt); });
-  for (int it = 0; it < settings_.iterations; ++it) {
-    if (it > 0) solveDensity(ctx, dt);
-    // the last iteration's colliders are applied with the velocity update (one kernel fewer)
-    correctPositions(ctx, dt, it + 1 < settings_.iterations);
-  }
+  // the iterations change only the predicted positions, which predict() puts back if the lists must be
+  // built again
+  findNeighbors(
+      ctx, attr_pbf::kPredicted, [&] { predict(ctx, dt); },
+      [&] {
+        for (int it = 0; it < settings_.iterations; ++it) {
+          solveDensity(ctx, dt);
+          // the last iteration's colliders are applied with the velocity update (one kernel fewer)
+          correctPositions(ctx, dt, it + 1 < settings_.iterations);
+        }
+      });
   updateVelocities(ctx, dt);
   viscosityAndVorticity(ctx, dt);
 }
 
 void PositionBasedFluids::predict(StepContext& ctx, Real dt) {
   ctx.timers.mark(Phase::Integration);
-  Vec3* x = ctx.particles.vec3(attr::kPosition).data;
-  Vec3* v = ctx.particles.vec3(attr::kVelocity).data;
+  const Vec3* x = ctx.particles.vec3(attr::kPosition).data;
+  const Vec3* v = ctx.particles.vec3(attr::kVelocity).data;
   Vec4* xp = ctx.particles.vec4(attr_pbf::kPredicted).data;
   ForcesDesc forces = ctx.scene.forces;
+  // x and v stay as they are until the velocity update, so this can run again
   parallelFor(
-      ctx.particles.size(), EDDY_KERNEL(Index i) {
-        Vec3 vi = v[i] + bodyAcceleration(forces, v[i]) * dt;
-        v[i] = vi;
-        xp[i] = withW(x[i] + vi * dt, 0);
-      });
+      ctx.particles.size(),
+      EDDY_KERNEL(Index i) { xp[i] = withW(x[i] + predictedVelocity(forces, v[i], dt) * dt, 0); });
 }
 
 void PositionBasedFluids::solveDensity(StepContext& ctx, Real dt) {
@@ -219,6 +222,7 @@ void PositionBasedFluids::updateVelocities(StepContext& ctx, Real dt) {
   Real r = ctx.particleRadius, time = ctx.time + dt;
   Real cap = settings_.maxVelocityChange;
   Real invDt = Real(1) / dt;
+  ForcesDesc forces = ctx.scene.forces;
   parallelFor(
       p.size(), EDDY_KERNEL(Index i) {
         // the last iteration's collider projection
@@ -226,20 +230,21 @@ void PositionBasedFluids::updateVelocities(StepContext& ctx, Real dt) {
         projectAll(cs, nc, xNew, x[i], r, time, dt);
         xp[i] = withW(xNew, 0);
         Vec3 vi = (xNew - x[i]) * invDt;
+        Vec3 vPredicted = predictedVelocity(forces, v[i], dt);
         // restitution: a particle that arrived at a contact moving into it leaves with -e times that speed
         for (int c = 0; c < nc; ++c) {
           Vec3 nrm;
           Real dist = signedDistance(cs[c], xNew, time, &nrm);
           if (dist > r * Real(1.01) || cs[c].restitution <= 0) continue;
           Vec3 vc = colliderVelocityAt(cs[c], xNew, time);
-          Real vnIn = dot(v[i] - vc, nrm);
+          Real vnIn = dot(vPredicted - vc, nrm);
           Real vnOut = dot(vi - vc, nrm);
           if (vnIn < 0 && vnOut < -cs[c].restitution * vnIn) vi += nrm * (-cs[c].restitution * vnIn - vnOut);
         }
         if (cap > 0) {
-          Vec3 dv = vi - v[i];
+          Vec3 dv = vi - vPredicted;
           Real l = length(dv);
-          if (l > cap) vi = v[i] + dv * (cap / l);
+          if (l > cap) vi = vPredicted + dv * (cap / l);
         }
         vNew[i] = withW(vi, m / rho[i]);
         x[i] = xNew;

@@ -41,8 +41,13 @@ Real WeaklyCompressibleSph::stableTimeStep(StepContext& ctx) {
 }
 
 void WeaklyCompressibleSph::step(StepContext& ctx, Real dt) {
-  findNeighbors(ctx, attr::kPosition, [&] { densityAndPressure(ctx); });
-  forces(ctx);
+  // density, pressure and forces write only scratch attributes: nothing to put back for a second try
+  findNeighbors(
+      ctx, attr::kPosition, [] {},
+      [&] {
+        densityAndPressure(ctx);
+        forces(ctx);
+      });
   integrate(ctx, dt);
 }
 
