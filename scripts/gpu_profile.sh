@@ -8,7 +8,7 @@ mkdir -p "$out"
 export LD_LIBRARY_PATH="$PWD/.carry/lib:${LD_LIBRARY_PATH:-}"
 ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 "$ncu" --clock-control none --kernel-name-base demangled --kernel-name "regex:${1:-forEachKernel}" --launch-skip "${2:-0}" \
-  --launch-count "${3:-10}" --section SpeedOfLight --section Occupancy \
-  ./.carry/bin/eddy bench --solver pbf --backend cuda --particles 1048576 --substeps 3 --warmup 8 \
+  --launch-count "${3:-10}" --section SpeedOfLight --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis \
+  ./.carry/bin/eddy bench --solver ${EDDY_SOLVER:-pbf} --backend cuda --particles 1048576 --substeps 3 --warmup 8 \
   > "$out/ncu.txt" 2>&1
 grep -E "^  [a-zA-Z_].*\(|Duration|Achieved Occupancy|Registers Per" "$out/ncu.txt" | sed 's/(eddy::cuda::[^)]*)//' | cut -c1-140
