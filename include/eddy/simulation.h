@@ -16,6 +16,8 @@ struct FrameStats {
   int frame = 0;
   double time = 0;  // s
   std::int64_t particles = 0;
+  // density errors, rho0 the rest density of each particle's own material (fluid.rest_density where none
+  // given)
   double meanDensityError = 0;    // mean of max(0, rho/rho0 - 1)
   double maxDensityError = 0;     // max of max(0, rho/rho0 - 1)
   double kineticEnergy = 0;       // J

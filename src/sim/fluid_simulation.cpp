@@ -171,8 +171,7 @@ FrameStats FluidSimulation::stats() {
   Real* q = tmp.data();
   const Vec3* xp = x.data;
   const Vec3* v = particles_.vec3(attr::kVelocity).data;
-  const Real* rho = particles_.real(attr::kDensity).data;
-  Real rho0 = scene_.fluid.restDensity, m = particleMass_;
+  Real m = particleMass_;
   auto reduceSum = [&](auto f) {
     parallelFor(n, f);
     return prims_.sum(tmp.view(n), n);
@@ -185,8 +184,10 @@ FrameStats FluidSimulation::stats() {
     parallelFor(n, f);
     return prims_.min(tmp.view(n), n);
   };
-  s.meanDensityError = reduceSum(EDDY_KERNEL(Index i) { q[i] = fmaxf(rho[i] / rho0 - 1, Real(0)); }) / n;
-  s.maxDensityError = prims_.max(tmp.view(n), n);  // the same errors, still in q
+  // density errors relative to each particle's own material (the solver knows the materials)
+  solver_->densityErrors(ctx, q);
+  s.meanDensityError = prims_.sum(tmp.view(n), n) / n;
+  s.maxDensityError = prims_.max(tmp.view(n), n);
   s.kineticEnergy =
       reduceSum(EDDY_KERNEL(Index i) { q[i] = Real(0.5) * (masses ? masses[i] : m) * dot(v[i], v[i]); });
   s.maxSpeed = reduceMax(EDDY_KERNEL(Index i) { q[i] = length(v[i]); });

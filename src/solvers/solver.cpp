@@ -11,4 +11,11 @@ void Solver::updateDensity(StepContext& ctx) {
   computeDensity(ctx, {x.data, x.size}, ctx.particles.real(attr::kDensity), ctx.time);
 }
 
+void Solver::densityErrors(StepContext& ctx, Real* out) {
+  const Real* rho = ctx.particles.real(attr::kDensity).data;
+  Real rho0 = ctx.scene.fluid.restDensity;
+  parallelFor(
+      ctx.particles.size(), EDDY_KERNEL(Index i) { out[i] = fmaxf(rho[i] / rho0 - 1, Real(0)); });
+}
+
 }  // namespace eddy::EDDY_NS

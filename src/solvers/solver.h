@@ -53,6 +53,10 @@ class Solver {
   // fills attr::kDensity at the current positions, for statistics and output; the default is the SPH
   // summation over freshly built neighbour lists (it sorts the particles)
   virtual void updateDensity(StepContext& ctx);
+  // after updateDensity: out[i] = max(0, rho_i / rho0_i - 1), how far particle i is compressed beyond the
+  // rest density of its own material (out has room for every particle); the default takes fluid.rest_density
+  // for every particle
+  virtual void densityErrors(StepContext& ctx, Real* out);
   // per-particle masses for the statistics, or an empty view when every particle has ctx.particleMass
   virtual View<const Real> particleMasses(StepContext& ctx) { return {}; }
   // particles the solver has clamped back into the domain since the simulation started

@@ -71,6 +71,8 @@ class MovingLeastSquaresMpm final : public Solver {
   void initializeParticles(StepContext& ctx, Index first, Index count, int emitterIndex) override;
   // rho = rho0 / J
   void updateDensity(StepContext& ctx) override;
+  // max(0, rho / rho0 - 1) with rho0 the density of the particle's material (mpm_density_error.cpp)
+  void densityErrors(StepContext& ctx, Real* out) override;
   View<const Real> particleMasses(StepContext& ctx) override;
   std::int64_t heldInCount() override;
   bool usesNeighborGrid() const override { return false; }
