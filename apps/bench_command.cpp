@@ -142,8 +142,12 @@ SizeResult measure(const SceneDesc& base, double volume, long long n, Backend ba
   SceneDesc scene = base;
   scene.fluid.spacing = Real(std::cbrt(volume / double(n)));
   r.spacing = scene.fluid.spacing;
-  // mpm: the grid follows the particles, two particle spacings per cell (8 particles per cell)
-  if (scene.solver == "mpm")
+  // mpm: the grid follows the particles, two particle spacings per cell (8 particles per cell), unless
+  // --set mpm.grid_resolution fixed it
+  const bool fixedGrid = std::any_of(o.overrides.begin(), o.overrides.end(), [](const std::string& s) {
+    return s.rfind("mpm.grid_resolution=", 0) == 0;
+  });
+  if (scene.solver == "mpm" && !fixedGrid)
     scene.mpm.gridResolution =
         std::max(4, int(std::lround(longestExtent(scene) / (2.0 * scene.fluid.spacing))));
   if (scene.solver == "mpm") r.gridResolution = scene.mpm.gridResolution;

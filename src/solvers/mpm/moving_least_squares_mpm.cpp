@@ -405,6 +405,17 @@ void MovingLeastSquaresMpm::updateDensity(StepContext& ctx) {
       p.size(), EDDY_KERNEL(Index i) { rho[i] = mats[int(mat[i])].density / j[i]; });
 }
 
+// every particle against the rest density of its own material (sand at 1600 kg/m^3 is at rest at rho =
+// 1600, not 60 % over fluid.rest_density)
+void MovingLeastSquaresMpm::densityErrors(StepContext& ctx, Real* out) {
+  ParticleSet& p = ctx.particles;
+  const Real* rho = p.real(attr::kDensity).data;
+  const Real* mat = p.real(attr_mpm::kMaterial).data;
+  const MpmMaterial* mats = materials_.data();
+  parallelFor(
+      p.size(), EDDY_KERNEL(Index i) { out[i] = fmaxf(rho[i] / mats[int(mat[i])].density - 1, Real(0)); });
+}
+
 View<const Real> MovingLeastSquaresMpm::particleMasses(StepContext& ctx) {
   ParticleSet& p = ctx.particles;
   View<Real> mass = p.real(attr_mpm::kMass);

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Runs every shipped scene on the GPU for a few frames (carried build) and keeps the last stats line.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-gpu-results}
+mkdir -p "$out"
+export LD_LIBRARY_PATH="$PWD/.carry/lib:${LD_LIBRARY_PATH:-}"
+for scene in scenes/*.json scenes/validation/*.json; do
+  name=$(basename "$scene" .json)
+  /usr/bin/time -f "%e s" ./.carry/bin/eddy run "$scene" --backend cuda --frames "${EDDY_FRAMES:-30}" \
+    --out "/tmp/scene_$name" --quiet > "$out/scene_$name.log" 2>&1
+  echo "$name: rc $? $(tail -n 1 "$out/scene_$name.log") $(tail -n 1 /tmp/scene_$name/stats.jsonl | cut -c1-160)"
+done
