@@ -152,6 +152,7 @@ void MovingLeastSquaresMpm::setup(StepContext& ctx) {
   p.addAttribute(attr_mpm::kMaterial, 1);
   p.addAttribute(attr_mpm::kPacked, int(sizeof(MpmPacked) / sizeof(Real)), false);
   p.addAttribute(attr_mpm::kSpeed, 1, false);
+  p.addAttribute(attr_mpm::kWaveSpeed, 1, false);
   p.addAttribute(attr_mpm::kMass, 1, false);
 
   grid_.setup(scene, p.capacity(), transfer_ == MpmTransfer::Flip);
@@ -198,15 +199,20 @@ Real MovingLeastSquaresMpm::stableTimeStep(StepContext& ctx) {
   Index n = ctx.particles.size();
   if (n == 0) return Solver::stableTimeStep(ctx);
   ParticleSet& p = ctx.particles;
-  View<Real> speed = p.real(attr_mpm::kSpeed);
+  View<Real> speed = p.real(attr_mpm::kSpeed), wave = p.real(attr_mpm::kWaveSpeed);
   Real* s = speed.data;
+  Real* c = wave.data;
   const Vec3* v = p.vec3(attr::kVelocity).data;
   const Real* jp = p.real(attr_mpm::kPlasticJ).data;
   const Real* mat = p.real(attr_mpm::kMaterial).data;
   const MpmMaterial* mats = materials_.data();
   parallelFor(
-      n, EDDY_KERNEL(Index i) { s[i] = length(v[i]) + particleWaveSpeed(mats[int(mat[i])], jp[i]); });
-  Real fastest = ctx.prims.max(speed, n);
+      n, EDDY_KERNEL(Index i) {
+        s[i] = length(v[i]);
+        c[i] = particleWaveSpeed(mats[int(mat[i])], jp[i]);
+      });
+  // CFL on the fastest motion, of the particles and of the grid's last update, plus the fastest sound
+  Real fastest = std::max(ctx.prims.max(speed, n), grid_.maxNodeSpeed(ctx.prims)) + ctx.prims.max(wave, n);
   Real dt = settings_.cfl * grid_.view().dx / fastest;
   return std::min(dt, viscousDt_);
 }

@@ -23,7 +23,7 @@
 //      plastic projection for the solids, J <- J (1 + dt tr C) for water (Tampubolon et al. 2017: water
 //      keeps only J), x <- x + dt v, the scene colliders push particles out, and a particle that would
 //      leave the domain is clamped back onto it and counted (heldInCount).
-// The substep obeys a CFL condition on particle speed plus the material's wave speed.
+// The substep obeys a CFL condition on the fastest particle or grid velocity plus the fastest wave speed.
 #pragma once
 
 #include <cstdint>
@@ -42,7 +42,8 @@ constexpr const char* kJ = "mpm_j";                      // J: volume ratio V / 
 constexpr const char* kPlasticJ = "mpm_plastic_j";       // Jp: volume change taken by plasticity
 constexpr const char* kMaterial = "mpm_material";        // index into the material table (the emitter)
 constexpr const char* kPacked = "mpm_p2g";               // what the transfer reads (MpmPacked), scratch
-constexpr const char* kSpeed = "mpm_speed";              // |v| + wave speed, scratch
+constexpr const char* kSpeed = "mpm_speed";              // |v|, scratch
+constexpr const char* kWaveSpeed = "mpm_wave_speed";     // the material's speed of sound, scratch
 constexpr const char* kMass = "mpm_mass";                // particle mass for the statistics, scratch
 }  // namespace attr_mpm
 
