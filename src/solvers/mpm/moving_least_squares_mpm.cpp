@@ -151,8 +151,6 @@ void MovingLeastSquaresMpm::setup(StepContext& ctx) {
   p.addAttribute(attr_mpm::kPlasticJ, 1, solids);
   p.addAttribute(attr_mpm::kMaterial, 1);
   p.addAttribute(attr_mpm::kPacked, int(sizeof(MpmPacked) / sizeof(Real)), false);
-  p.addAttribute(attr_mpm::kSpeed, 1, false);
-  p.addAttribute(attr_mpm::kWaveSpeed, 1, false);
   p.addAttribute(attr_mpm::kMass, 1, false);
 
   grid_.setup(scene, p.capacity(), transfer_ == MpmTransfer::Flip);
@@ -166,6 +164,7 @@ void MovingLeastSquaresMpm::setup(StepContext& ctx) {
     if (m.type == MpmMaterialType::Water && m.viscosity > 0)
       viscousDt_ = std::min(viscousDt_, m.density * dx * dx / (6 * m.viscosity));
 
+  fastest_ = Buffer<std::uint32_t>(kDevice, 3);
   heldIn_ = Buffer<unsigned long long>(kDevice, 1);
   heldIn_.fillZero();
 }
@@ -195,25 +194,41 @@ void MovingLeastSquaresMpm::initializeParticles(StepContext& ctx, Index first, I
       });
 }
 
+namespace {
+// non-negative floats compare like their bit patterns, so one integer max serves for them
+EDDY_HD inline std::uint32_t speedBits(Real s) {
+  std::uint32_t b;
+  __builtin_memcpy(&b, &s, sizeof b);
+  return b;
+}
+}  // namespace
+
 Real MovingLeastSquaresMpm::stableTimeStep(StepContext& ctx) {
   Index n = ctx.particles.size();
   if (n == 0) return Solver::stableTimeStep(ctx);
   ParticleSet& p = ctx.particles;
-  View<Real> speed = p.real(attr_mpm::kSpeed), wave = p.real(attr_mpm::kWaveSpeed);
-  Real* s = speed.data;
-  Real* c = wave.data;
   const Vec3* v = p.vec3(attr::kVelocity).data;
   const Real* jp = p.real(attr_mpm::kPlasticJ).data;
   const Real* mat = p.real(attr_mpm::kMaterial).data;
   const MpmMaterial* mats = materials_.data();
+  // the fastest particle, the fastest sound and the fastest grid node of the last update, as three
+  // maxima read back together: one wait for the host per substep
+  std::uint32_t* most = fastest_.data();
+  fillBytes(kDevice, most, 0, fastest_.bytes());
   parallelFor(
       n, EDDY_KERNEL(Index i) {
-        s[i] = length(v[i]);
-        c[i] = particleWaveSpeed(mats[int(mat[i])], jp[i]);
+        atomicMaxU32(&most[0], speedBits(length(v[i])));
+        atomicMaxU32(&most[1], speedBits(particleWaveSpeed(mats[int(mat[i])], jp[i])));
       });
-  // CFL on the fastest motion, of the particles and of the grid's last update, plus the fastest sound
-  Real fastest = std::max(ctx.prims.max(speed, n), grid_.maxNodeSpeed(ctx.prims)) + ctx.prims.max(wave, n);
-  Real dt = settings_.cfl * grid_.view().dx / fastest;
+  const Vec4* nodes = grid_.nodes().data;
+  parallelFor(
+      grid_.nodeCount(), EDDY_KERNEL(Index k) { atomicMaxU32(&most[2], speedBits(length(xyz(nodes[k])))); });
+  std::uint32_t bits[3];
+  fastest_.download(bits, 3);
+  Real speed[3];
+  __builtin_memcpy(speed, bits, sizeof speed);
+  // CFL on the fastest motion, of the particles or of the grid, plus the fastest sound
+  Real dt = settings_.cfl * grid_.view().dx / (std::max(speed[0], speed[2]) + speed[1]);
   return std::min(dt, viscousDt_);
 }
 
@@ -441,7 +456,7 @@ std::int64_t MovingLeastSquaresMpm::heldInCount() {
 }
 
 std::size_t MovingLeastSquaresMpm::deviceBytes() const {
-  return grid_.bytes() + materials_.bytes() + heldIn_.bytes();
+  return grid_.bytes() + materials_.bytes() + heldIn_.bytes() + fastest_.bytes();
 }
 
 }  // namespace eddy::EDDY_NS

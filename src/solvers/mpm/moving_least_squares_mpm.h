@@ -42,8 +42,6 @@ constexpr const char* kJ = "mpm_j";                      // J: volume ratio V / 
 constexpr const char* kPlasticJ = "mpm_plastic_j";       // Jp: volume change taken by plasticity
 constexpr const char* kMaterial = "mpm_material";        // index into the material table (the emitter)
 constexpr const char* kPacked = "mpm_p2g";               // what the transfer reads (MpmPacked), scratch
-constexpr const char* kSpeed = "mpm_speed";              // |v|, scratch
-constexpr const char* kWaveSpeed = "mpm_wave_speed";     // the material's speed of sound, scratch
 constexpr const char* kMass = "mpm_mass";                // particle mass for the statistics, scratch
 }  // namespace attr_mpm
 
@@ -96,6 +94,7 @@ class MovingLeastSquaresMpm final : public Solver {
   MpmGrid grid_;
   std::vector<MpmMaterial> hostMaterials_;  // one per scene emitter
   Buffer<MpmMaterial> materials_;
+  Buffer<std::uint32_t> fastest_;      // the substep's speed maxima (as bits): particle, sound, node
   Buffer<unsigned long long> heldIn_;  // particles clamped into the domain, since the start
   Real volume_ = 0;                    // V0 = spacing^3
   Real viscousDt_ = 0;                 // explicit viscosity limit rho dx^2 / (6 mu); infinity without

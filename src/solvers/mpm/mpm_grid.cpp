@@ -32,7 +32,7 @@ void MpmGrid::setup(const SceneDesc& scene, Index particleCapacity, bool flip) {
                      " cells along the longest domain extent make a grid of " + std::to_string(n[0]) + " x " +
                      std::to_string(n[1]) + " x " + std::to_string(n[2]) +
                      " nodes (dx = " + std::to_string(dx) + " m)";
-  double perNode = sizeof(Vec4) * (flip ? 2 : 1) + 2 * sizeof(std::uint32_t) + sizeof(Real);
+  double perNode = sizeof(Vec4) * (flip ? 2 : 1) + 2 * sizeof(std::uint32_t);
   double need = nodes * perNode + double(particleCapacity) * 4 * sizeof(std::uint32_t);
   double free = double(freeDeviceBytes(kDevice));
   if (need > free)
@@ -59,7 +59,6 @@ void MpmGrid::setup(const SceneDesc& scene, Index particleCapacity, bool flip) {
     previous_ = Buffer<Vec4>(kDevice, count);
     previous_.fillZero();
   }
-  nodeSpeeds_ = Buffer<Real>(kDevice, count);
   counts_ = Buffer<std::uint32_t>(kDevice, std::size_t(count) + 1);
   counts_.fillZero();
   first_ = Buffer<std::uint32_t>(kDevice, std::size_t(count) + 1);
@@ -108,18 +107,8 @@ void MpmGrid::bin(ParticleSet& particles, Primitives& prims) {
   prims.exclusiveScan(counts_.view(), first_.view(), Index(counts_.size()));
 }
 
-Real MpmGrid::maxNodeSpeed(Primitives& prims) {
-  Index n = nodeCount();
-  const Vec4* nodes = nodes_.data();
-  Real* speeds = nodeSpeeds_.data();
-  parallelFor(
-      n, EDDY_KERNEL(Index k) { speeds[k] = length(xyz(nodes[k])); });
-  return prims.max(nodeSpeeds_.view(), n);
-}
-
 std::size_t MpmGrid::bytes() const {
-  return nodes_.bytes() + previous_.bytes() + counts_.bytes() + first_.bytes() + nodeSpeeds_.bytes() +
-         4 * keys_.bytes();
+  return nodes_.bytes() + previous_.bytes() + counts_.bytes() + first_.bytes() + 4 * keys_.bytes();
 }
 
 }  // namespace eddy::EDDY_NS

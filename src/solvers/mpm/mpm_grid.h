@@ -69,8 +69,6 @@ class MpmGrid {
   View<Vec4> nodes() const { return nodes_.view(); }
   // per node, flip only: the velocity before forces and boundaries, and mass (empty otherwise)
   View<Vec4> previous() const { return previous_.view(); }
-  // the largest node speed of the last grid update (0 before the first)
-  Real maxNodeSpeed(Primitives& prims);
   // per node k (and one past the last node): the first sorted particle whose base node is k or later, so
   // the particles based at nodes k..m are [first[k], first[m + 1])
   const std::uint32_t* first() const { return first_.data(); }
@@ -83,7 +81,6 @@ class MpmGrid {
   int keyBits_ = 1;
   Buffer<Vec4> nodes_, previous_;
   Buffer<std::uint32_t> counts_, first_;  // node count + 1 entries
-  Buffer<Real> nodeSpeeds_;               // scratch of maxNodeSpeed
   Buffer<std::uint32_t> keys_, values_, keysTmp_, valuesTmp_;
 };
 
