@@ -1,3 +1,15 @@
+#!/usr/bin/env bash
+# Alternating A/B benchmark of two carried builds on the GPU machine: .carry/bin/eddy_base and
+# .carry/bin/eddy, twice each, for pbf and wcsph (EDDY_AB_SIZES sets the particle counts).
 set -uo pipefail
+cd "$(dirname "$0")/.."
 export LD_LIBRARY_PATH="$PWD/.carry/lib:${LD_LIBRARY_PATH:-}"
-for rep in 1 2; do for v in none unroll; do for s in pbf wcsph; do echo "== $v $s"; ./.carry/bin/eddy_$v bench --solver $s --backend cuda --particles ${SIZES:-262144,1048576,4194304} 2>&1 | grep -E "^ +[0-9]"; done; done; done
+for rep in 1 2; do
+  for bin in eddy_base eddy; do
+    for solver in pbf wcsph; do
+      echo "== $bin $solver"
+      ./.carry/bin/$bin bench --solver $solver --backend cuda --particles "${EDDY_AB_SIZES:-262144,1048576}" 2>&1 |
+        grep -E "^ +[0-9]"
+    done
+  done
+done
