@@ -43,15 +43,9 @@ struct GridView {
     return spread(std::uint32_t(cx) & axisMask) | (spread(std::uint32_t(cy) & axisMask) << 1) |
            (spread(std::uint32_t(cz) & axisMask) << 2);
   }
-  // calls f(j) for every particle in those of the 27 cells around p that come within one cell size of p
-  // (distance to particles not checked); about a quarter of the edge and corner cells are skipped
-  template <class F>
-  EDDY_HD void forEachCandidate(Vec3 p, F&& f) const {
-    forEachCell(p, [&](std::uint32_t begin, std::uint32_t end) {
-      for (std::uint32_t j = begin; j < end; ++j) f(Index(j));
-    });
-  }
-  // the same cells as runs [begin, end) of sorted particles
+  // calls f(begin, end) for the run of sorted particles of each of the 27 cells around p that comes within
+  // one cell size of p (distance to particles not checked); about a quarter of the edge and corner cells
+  // are skipped
   template <class F>
   EDDY_HD void forEachCell(Vec3 p, F&& f) const {
     Vec3 u = p * invCellSize;
