@@ -156,11 +156,15 @@ SizeResult measure(const SceneDesc& base, double volume, long long n, Backend ba
   for (int i = 0; i < o.warmup; ++i) sim->advanceSubstep(dt);
   sim->profile().reset();
 
+  // substeps run back to back as in a real run; the host reads their times only after each batch
   std::vector<double> samples;
-  for (int i = 0; i < o.substeps; ++i) {
-    const double before = sim->profile().stepMs;
-    sim->advanceSubstep(dt);
-    samples.push_back(sim->profile().stepMs - before);
+  for (int done = 0; done < o.substeps;) {
+    const int batch = std::min(o.substeps - done, Profile::kStepHistory);
+    for (int i = 0; i < batch; ++i) sim->advanceSubstep(dt);
+    const Profile& p = sim->profile();
+    for (std::int64_t k = p.substeps - batch; k < p.substeps; ++k)
+      samples.push_back(p.recentStepMs[std::size_t(k % Profile::kStepHistory)]);
+    done += batch;
   }
   const Profile& p = sim->profile();
   for (std::size_t i = 0; i < kStepPhases.size(); ++i)

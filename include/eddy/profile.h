@@ -31,6 +31,16 @@ struct Profile {
   std::array<std::int64_t, int(Phase::Count)> calls{};
   std::int64_t substeps = 0;
   double stepMs = 0;  // all simulation phases (not output)
+  // the times of the last kStepHistory substeps (substep k in slot k % kStepHistory), so that a benchmark
+  // can take a median without waiting for the GPU after every substep
+  static constexpr int kStepHistory = 1024;
+  std::array<float, kStepHistory> recentStepMs{};
+
+  void addStep(double ms) {
+    recentStepMs[std::size_t(substeps % kStepHistory)] = float(ms);
+    stepMs += ms;
+    substeps += 1;
+  }
 
   void add(Phase p, double ms) {
     totalMs[int(p)] += ms;

@@ -42,8 +42,7 @@ void PhaseTimers::flush() {
     if (tags_[k + 1] == kStepEnd) {
       float step = 0;
       cudaEventElapsedTime(&step, events_[stepStart], events_[k + 1]);
-      profile_.stepMs += step;
-      profile_.substeps += 1;
+      profile_.addStep(step);
     }
   }
   tags_.clear();
@@ -59,8 +58,7 @@ void PhaseTimers::record(int tag) {
   if (lastTag_ != kStepEnd) close(lastTag_, std::chrono::duration<double, std::milli>(now - last_).count());
   if (tag == kStepBegin) stepStart_ = now;
   if (tag == kStepEnd) {
-    profile_.stepMs += std::chrono::duration<double, std::milli>(now - stepStart_).count();
-    profile_.substeps += 1;
+    profile_.addStep(std::chrono::duration<double, std::milli>(now - stepStart_).count());
   }
   last_ = now;
   lastTag_ = tag;

@@ -37,7 +37,7 @@ class PhaseTimers {
   Profile profile_;
   int lastTag_ = kStepEnd;
 #if EDDY_BACKEND_CUDA
-  static constexpr int kEvents = 512;
+  static constexpr int kEvents = 2048;
   std::vector<cudaEvent_t> events_;
   std::vector<int> tags_;  // what each recorded event starts
 #else
