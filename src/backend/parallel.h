@@ -90,6 +90,21 @@ EDDY_HD inline void atomicAddU32(std::uint32_t* p, std::uint32_t v) {
   __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
 #endif
 }
+// returns *p and adds one; on the GPU the lanes of a warp that hit the same counter share one atomic
+EDDY_HD inline std::uint32_t atomicIncrementU32(std::uint32_t* p) {
+#if defined(__CUDA_ARCH__)
+  unsigned active = __activemask();
+  unsigned peers = __match_any_sync(active, reinterpret_cast<unsigned long long>(p));
+  int leader = __ffs(peers) - 1;
+  unsigned lane = threadIdx.x & 31u;
+  unsigned base = 0;
+  if (int(lane) == leader) base = atomicAdd(reinterpret_cast<unsigned*>(p), unsigned(__popc(peers)));
+  base = __shfl_sync(peers, base, leader);
+  return base + unsigned(__popc(peers & ((1u << lane) - 1u)));
+#else
+  return __atomic_fetch_add(p, 1u, __ATOMIC_RELAXED);
+#endif
+}
 EDDY_HD inline void atomicAddCount(unsigned long long* p, unsigned long long v) {
 #if defined(__CUDA_ARCH__)
   atomicAdd(p, v);

@@ -26,13 +26,15 @@ void NeighborGrid::ensureCapacity(Index n) {
   if (n <= capacity_) return;
   capacity_ = std::max<Index>(n, capacity_ + capacity_ / 2);
   // a periodic tile of about one cell per particle (5..8 bits per axis): a fluid fills a fraction of its
-  // tile's cells, and a small table stays in cache (1M particles: 2M cells, 16 MiB)
+  // tile's cells, and a small table stays in cache (1M particles: 2M cells, 8 MiB of counts)
   int bits = int(std::ceil(std::log2(std::cbrt(double(capacity_)))));
   axisBits_ = std::clamp(bits, 5, 8);
-  std::size_t table = std::size_t(1) << (3 * axisBits_);
-  for (Buffer<std::uint32_t>* b : {&keys_, &values_, &keysTmp_, &valuesTmp_, &neighborCounts_})
+  for (Buffer<std::uint32_t>* b : {&sortedKeys_, &keys_, &order_, &arrivals_, &neighborCounts_})
     b->resize(kDevice, capacity_);
-  ranges_.resize(kDevice, table);
+  // one entry past the last key: the scan's total, where the last key's run ends
+  keyCounts_ = Buffer<std::uint32_t>(kDevice, tableSize() + 1);
+  keyCounts_.fillZero();
+  keyStarts_.resize(kDevice, tableSize() + 1);
   neighborIndices_.resize(kDevice, listSlots());
 }
 
@@ -43,8 +45,8 @@ std::size_t NeighborGrid::listSlots() const {
 
 GridView NeighborGrid::grid() const {
   GridView g;
-  g.sortedKeys = keys_.data();
-  g.ranges = ranges_.data();
+  g.sortedKeys = sortedKeys_.data();
+  g.keyStarts = keyStarts_.data();
   g.invCellSize = Real(1) / cellSize_;
   g.axisBits = axisBits_;
   g.axisMask = (1u << axisBits_) - 1u;
@@ -61,17 +63,51 @@ EDDY_HD inline Vec3 positionOf(const Vec3& p) { return p; }
 EDDY_HD inline Vec3 positionOf(const Vec4& p) { return xyz(p); }
 }  // namespace
 
+// the key of every particle and its arrival slot among its key's particles (in no fixed order)
 template <class Position>
-void NeighborGrid::computeKeys(const Position* x, Index n) {
+void NeighborGrid::countKeys(const Position* x, Index n) {
   GridView g = grid();
   std::uint32_t* keys = keys_.data();
-  std::uint32_t* values = values_.data();
+  std::uint32_t* slots = order_.data();
+  std::uint32_t* counts = keyCounts_.data();
+  // the list build's overflow counter is cleared here, saving a memset launch per substep
+  std::uint32_t* most = mostNeighbors_.data();
   parallelFor(
       n, EDDY_KERNEL(Index i) {
+        if (i == 0) *most = 0;
         int cx, cy, cz;
         g.cellOf(positionOf(x[i]), cx, cy, cz);
-        keys[i] = g.key(cx, cy, cz);
-        values[i] = std::uint32_t(i);
+        std::uint32_t k = g.key(cx, cy, cz);
+        keys[i] = k;
+        slots[i] = atomicIncrementU32(counts + k);
+      });
+}
+
+// every particle into its key's run: first in arrival order, then ranked by current index within the run,
+// which is the order a stable sort gives and does not depend on how the atomics interleaved
+void NeighborGrid::placeParticles(Index n) {
+  const std::uint32_t* keys = keys_.data();
+  const std::uint32_t* starts = keyStarts_.data();
+  std::uint32_t* slots = order_.data();
+  std::uint32_t* arrivals = arrivals_.data();
+  std::uint32_t* counts = keyCounts_.data();
+  parallelFor(
+      n, EDDY_KERNEL(Index i) {
+        std::uint32_t k = keys[i], slot = slots[i];
+        arrivals[starts[k] + slot] = std::uint32_t(i);
+        // the counts are spent: clear them for the next rebuild (only keys in use can be non-zero)
+        if (slot == 0) counts[k] = 0;
+      });
+  std::uint32_t* order = order_.data();
+  std::uint32_t* sorted = sortedKeys_.data();
+  parallelFor(
+      n, EDDY_KERNEL(Index i) {
+        std::uint32_t k = keys[i], begin = starts[k], end = starts[k + 1];
+        // a key holds a handful of particles (about 8 at rest), or a few times that where far cells alias
+        std::uint32_t rank = 0;
+        for (std::uint32_t s = begin; s < end; ++s) rank += arrivals[s] < std::uint32_t(i) ? 1u : 0u;
+        order[begin + rank] = std::uint32_t(i);
+        sorted[begin + rank] = k;
       });
 }
 
@@ -79,32 +115,16 @@ void NeighborGrid::sortParticles(ParticleSet& particles, const char* positionAtt
   ensureCapacity(particles.capacity());
   count_ = particles.size();
   Index n = count_;
-  if (particles.components(positionAttribute) == 4)
-    computeKeys(particles.vec4(positionAttribute).data, n);
-  else
-    computeKeys(particles.vec3(positionAttribute).data, n);
-  if (prims.sortPairs(keys_.view(n), values_.view(n), keysTmp_.view(n), valuesTmp_.view(n), n,
-                      3 * axisBits_)) {
-    keys_.swap(keysTmp_);
-    values_.swap(valuesTmp_);
-  }
-  std::uint32_t* keys = keys_.data();
-  particles.reorder({values_.data(), std::size_t(n)});
-
-  // cell ranges: the first particle of a run of equal keys writes the start, the last writes the end
-  fillBytes(kDevice, ranges_.data(), 0, ranges_.bytes());
-  CellRange* ranges = ranges_.data();
-  // the list build's overflow counter is cleared here, saving a memset launch per substep
   if (mostNeighbors_.size() == 0) mostNeighbors_.resize(kDevice, 1);
-  std::uint32_t* most = mostNeighbors_.data();
-  if (n == 0) fillBytes(kDevice, most, 0, sizeof(std::uint32_t));
-  parallelFor(
-      n, EDDY_KERNEL(Index i) {
-        if (i == 0) *most = 0;
-        std::uint32_t k = keys[i];
-        if (i == 0 || keys[i - 1] != k) ranges[k].begin = std::uint32_t(i);
-        if (i == n - 1 || keys[i + 1] != k) ranges[k].end = std::uint32_t(i + 1);
-      });
+  if (n == 0) fillBytes(kDevice, mostNeighbors_.data(), 0, sizeof(std::uint32_t));
+  if (particles.components(positionAttribute) == 4)
+    countKeys(particles.vec4(positionAttribute).data, n);
+  else
+    countKeys(particles.vec3(positionAttribute).data, n);
+  Index table = Index(tableSize()) + 1;
+  prims.exclusiveScan(keyCounts_.view(table), keyStarts_.view(table), table);
+  placeParticles(n);
+  particles.reorder({order_.data(), std::size_t(n)});
 }
 
 template <class Position>
@@ -217,7 +237,8 @@ template void NeighborGrid::launchNeighborLists<Vec3>(View<const Vec3>);
 template void NeighborGrid::launchNeighborLists<Vec4>(View<const Vec4>);
 
 std::size_t NeighborGrid::bytes() const {
-  return keys_.bytes() * 4 + ranges_.bytes() + neighborCounts_.bytes() + neighborIndices_.bytes();
+  return sortedKeys_.bytes() * 4 + keyCounts_.bytes() + keyStarts_.bytes() + neighborCounts_.bytes() +
+         neighborIndices_.bytes();
 }
 
 }  // namespace eddy::EDDY_NS

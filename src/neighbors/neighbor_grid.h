@@ -1,8 +1,9 @@
 // Uniform-grid neighbour search with cell size h. Cells are keyed by a periodic Morton code of their
 // integer coordinates: an unbounded domain works (far cells share keys and are told apart by the distance
 // test), neighbouring cells stay close in memory, and the 27 cells around a particle always have distinct
-// keys. Particles are sorted by key and every persistent attribute is reordered; each key's range of
-// particles goes into a table cleared every rebuild and small enough to stay in the GPU's L2 cache.
+// keys. Particles are sorted by key with a counting sort over a table of keys small enough to stay in the
+// GPU's L2 cache, which also gives every key's run of sorted particles; every persistent attribute is
+// reordered. Within a key particles keep their previous order, as with a stable sort, on every backend.
 #pragma once
 
 #include <cmath>
@@ -12,14 +13,11 @@
 
 namespace eddy::EDDY_NS {
 
-// first and one-past-last sorted particle of a key; {0, 0} when no particle has it
-struct alignas(8) CellRange {
-  std::uint32_t begin, end;
-};
-
 struct GridView {
   const std::uint32_t* sortedKeys = nullptr;
-  const CellRange* ranges = nullptr;
+  // the first sorted particle of each key; key k's run ends where key k + 1's begins (one entry per key
+  // and one past the last)
+  const std::uint32_t* keyStarts = nullptr;
   Real invCellSize = 1;
   std::uint32_t axisMask = 0;  // cells per axis in the periodic tile, minus one
   int axisBits = 0;
@@ -74,8 +72,8 @@ struct GridView {
         for (int dx = -1; dx <= 1; ++dx) {
           if (gy + (dx < 0 ? lx * lx : (dx > 0 ? (1 - lx) * (1 - lx) : Real(0))) >= reach) continue;
           std::uint32_t k = kyz | (dx < 0 ? kx0 : (dx > 0 ? kx2 : kx1));
-          CellRange r = ranges[k];
-          if (r.end > r.begin) f(r.begin, r.end);
+          std::uint32_t begin = keyStarts[k], end = keyStarts[k + 1];
+          if (end > begin) f(begin, end);
         }
       }
     }
@@ -136,9 +134,10 @@ class NeighborGrid {
   void launchNeighborLists(View<const Position> positions);
   bool listsComplete();
 
-  // cell key and identity order of every particle (public: CUDA lambdas cannot live in private members)
+  // the counting sort's passes (public: CUDA lambdas cannot live in private members)
   template <class Position>
-  void computeKeys(const Position* x, Index n);
+  void countKeys(const Position* x, Index n);
+  void placeParticles(Index n);
 
   GridView grid() const;
   NeighborView neighbors() const;
@@ -155,8 +154,13 @@ class NeighborGrid {
   Index capacity_ = 0;
   Index count_ = 0;
   Index stride_ = 0;
-  Buffer<std::uint32_t> keys_, values_, keysTmp_, valuesTmp_;
-  Buffer<CellRange> ranges_;
+  std::size_t tableSize() const { return std::size_t(1) << (3 * axisBits_); }
+
+  Buffer<std::uint32_t> sortedKeys_, keys_;  // per particle: after and before the sort
+  Buffer<std::uint32_t> order_;              // per particle: arrival slot in its key, then the sort order
+  Buffer<std::uint32_t> arrivals_;           // per sorted slot: particles of each key in arrival order
+  Buffer<std::uint32_t> keyCounts_;          // per key; all zero between rebuilds
+  Buffer<std::uint32_t> keyStarts_;          // per key
   Buffer<std::uint32_t> neighborCounts_, neighborIndices_;
   Buffer<std::uint32_t> mostNeighbors_;  // largest count of the last build
 #if EDDY_BACKEND_CUDA
