@@ -50,6 +50,9 @@ class Simulation {
   virtual const SceneDesc& scene() const = 0;
   virtual Backend backend() const = 0;
   virtual Profile& profile() = 0;
+  // per-phase timers on (the default) or off; off, only whole substeps are timed and nothing is recorded
+  // between a substep's kernels, so the GPU runs them back to back as it does untimed
+  virtual void setPhaseTiming(bool on) = 0;
   virtual int frame() const = 0;
   virtual double time() const = 0;
   virtual std::int64_t substeps() const = 0;

