@@ -150,8 +150,8 @@ EDDY_HD inline Real scorrPower(Real q, Real n) {
   }
 }
 
-template <int ScorrPow>
-void PositionBasedFluids::correctionPass(StepContext& ctx) {
+template <int ScorrPow, bool Colliders>
+void PositionBasedFluids::correctionPass(StepContext& ctx, Real dt) {
   ctx.timers.mark(Phase::PositionCorrection);
   ParticleSet& p = ctx.particles;
   // writes x* + delta p straight into the predicted positions: this pass reads only xl
@@ -165,7 +165,12 @@ void PositionBasedFluids::correctionPass(StepContext& ctx) {
   Real dq = settings_.scorrDq * k.h;
   Real invWdq = Real(1) / k.poly6(dq * dq);
   Real omega = settings_.sor;
-  // reads only the density pass's output (xl): a light kernel; the colliders come in the next one
+  const Vec3* x = p.vec3(attr::kPosition).data;
+  const ColliderData* cs = ctx.colliders.data;
+  int nc = int(ctx.colliders.size);
+  Real r = ctx.particleRadius, time = ctx.time + dt;
+  // reads only the density pass's output (xl), then projects out of the colliders (inside the iteration
+  // loop, as the paper has it)
   parallelFor(
       p.size(), EDDY_KERNEL(Index i) {
         Vec4 own = xl[i];
@@ -182,30 +187,20 @@ void PositionBasedFluids::correctionPass(StepContext& ctx) {
         }
         Vec3 dp = sum * scale + wallPush[i];
         if (omega > 0) dp = dp / fmaxf(omega * Real(n), Real(1));
-        xp[i] = withW(xi + dp, 0);
+        Vec3 xNew = xi + dp;
+        if (Colliders) projectAll(cs, nc, xNew, x[i], r, time, dt);
+        xp[i] = withW(xNew, 0);
       });
 }
 
 void PositionBasedFluids::correctPositions(StepContext& ctx, Real dt, bool applyColliders) {
-  if (settings_.scorrN == 4)
-    correctionPass<4>(ctx);
+  // s_corr's exponent is nearly always 4; the colliders are applied with the velocity update after the
+  // last iteration
+  bool n4 = settings_.scorrN == 4;
+  if (applyColliders)
+    n4 ? correctionPass<4, true>(ctx, dt) : correctionPass<0, true>(ctx, dt);
   else
-    correctionPass<0>(ctx);
-  if (!applyColliders) return;
-  // colliders inside the iteration loop
-  ctx.timers.mark(Phase::Collision);
-  ParticleSet& p = ctx.particles;
-  Vec4* xp = p.vec4(attr_pbf::kPredicted).data;
-  const Vec3* x = p.vec3(attr::kPosition).data;
-  const ColliderData* cs = ctx.colliders.data;
-  int nc = int(ctx.colliders.size);
-  Real r = ctx.particleRadius, time = ctx.time + dt;
-  parallelFor(
-      p.size(), EDDY_KERNEL(Index i) {
-        Vec3 xi = xyz(xp[i]);
-        projectAll(cs, nc, xi, x[i], r, time, dt);
-        xp[i] = withW(xi, 0);
-      });
+    n4 ? correctionPass<4, false>(ctx, dt) : correctionPass<0, false>(ctx, dt);
 }
 
 void PositionBasedFluids::updateVelocities(StepContext& ctx, Real dt) {

@@ -20,8 +20,8 @@ class PositionBasedFluids final : public Solver {
   void predict(StepContext& ctx, Real dt);
   void solveDensity(StepContext& ctx, Real dt);
   void correctPositions(StepContext& ctx, Real dt, bool applyColliders);
-  template <int ScorrPow>
-  void correctionPass(StepContext& ctx);
+  template <int ScorrPow, bool Colliders>
+  void correctionPass(StepContext& ctx, Real dt);
   void updateVelocities(StepContext& ctx, Real dt);
   void viscosityAndVorticity(StepContext& ctx, Real dt);
   template <bool Vorticity>
