@@ -29,12 +29,8 @@ void NeighborGrid::ensureCapacity(Index n) {
   // tile's cells, and a small table stays in cache (1M particles: 2M cells, 8 MiB of counts)
   int bits = int(std::ceil(std::log2(std::cbrt(double(capacity_)))));
   axisBits_ = std::clamp(bits, 5, 8);
-  for (Buffer<std::uint32_t>* b : {&sortedKeys_, &keys_, &order_, &arrivals_, &neighborCounts_})
-    b->resize(kDevice, capacity_);
-  // one entry past the last key: the scan's total, where the last key's run ends
-  keyCounts_ = Buffer<std::uint32_t>(kDevice, tableSize() + 1);
-  keyCounts_.fillZero();
-  keyStarts_.resize(kDevice, tableSize() + 1);
+  neighborCounts_.resize(kDevice, capacity_);
+  sort_.reserve(std::size_t(1) << (3 * axisBits_), capacity_);
   neighborIndices_.resize(kDevice, listSlots());
 }
 
@@ -45,8 +41,8 @@ std::size_t NeighborGrid::listSlots() const {
 
 GridView NeighborGrid::grid() const {
   GridView g;
-  g.sortedKeys = sortedKeys_.data();
-  g.keyStarts = keyStarts_.data();
+  g.sortedKeys = sort_.sortedKeys();
+  g.keyStarts = sort_.starts();
   g.invCellSize = Real(1) / cellSize_;
   g.axisBits = axisBits_;
   g.axisMask = (1u << axisBits_) - 1u;
@@ -63,13 +59,10 @@ EDDY_HD inline Vec3 positionOf(const Vec3& p) { return p; }
 EDDY_HD inline Vec3 positionOf(const Vec4& p) { return xyz(p); }
 }  // namespace
 
-// the key of every particle and its arrival slot among its key's particles (in no fixed order)
 template <class Position>
-void NeighborGrid::countKeys(const Position* x, Index n) {
+void NeighborGrid::recordKeys(const Position* x, Index n) {
   GridView g = grid();
-  std::uint32_t* keys = keys_.data();
-  std::uint32_t* slots = order_.data();
-  std::uint32_t* counts = keyCounts_.data();
+  KeyRecorder keys = sort_.recorder();
   // the list build's overflow counter is cleared here, saving a memset launch per substep
   std::uint32_t* most = mostNeighbors_.data();
   parallelFor(
@@ -77,37 +70,7 @@ void NeighborGrid::countKeys(const Position* x, Index n) {
         if (i == 0) *most = 0;
         int cx, cy, cz;
         g.cellOf(positionOf(x[i]), cx, cy, cz);
-        std::uint32_t k = g.key(cx, cy, cz);
-        keys[i] = k;
-        slots[i] = atomicIncrementU32(counts + k);
-      });
-}
-
-// every particle into its key's run: first in arrival order, then ranked by current index within the run,
-// which is the order a stable sort gives and does not depend on how the atomics interleaved
-void NeighborGrid::placeParticles(Index n) {
-  const std::uint32_t* keys = keys_.data();
-  const std::uint32_t* starts = keyStarts_.data();
-  std::uint32_t* slots = order_.data();
-  std::uint32_t* arrivals = arrivals_.data();
-  std::uint32_t* counts = keyCounts_.data();
-  parallelFor(
-      n, EDDY_KERNEL(Index i) {
-        std::uint32_t k = keys[i], slot = slots[i];
-        arrivals[starts[k] + slot] = std::uint32_t(i);
-        // the counts are spent: clear them for the next rebuild (only keys in use can be non-zero)
-        if (slot == 0) counts[k] = 0;
-      });
-  std::uint32_t* order = order_.data();
-  std::uint32_t* sorted = sortedKeys_.data();
-  parallelFor(
-      n, EDDY_KERNEL(Index i) {
-        std::uint32_t k = keys[i], begin = starts[k], end = starts[k + 1];
-        // a key holds a handful of particles (about 8 at rest), or a few times that where far cells alias
-        std::uint32_t rank = 0;
-        for (std::uint32_t s = begin; s < end; ++s) rank += arrivals[s] < std::uint32_t(i) ? 1u : 0u;
-        order[begin + rank] = std::uint32_t(i);
-        sorted[begin + rank] = k;
+        keys.record(i, g.key(cx, cy, cz));
       });
 }
 
@@ -118,13 +81,11 @@ void NeighborGrid::sortParticles(ParticleSet& particles, const char* positionAtt
   if (mostNeighbors_.size() == 0) mostNeighbors_.resize(kDevice, 1);
   if (n == 0) fillBytes(kDevice, mostNeighbors_.data(), 0, sizeof(std::uint32_t));
   if (particles.components(positionAttribute) == 4)
-    countKeys(particles.vec4(positionAttribute).data, n);
+    recordKeys(particles.vec4(positionAttribute).data, n);
   else
-    countKeys(particles.vec3(positionAttribute).data, n);
-  Index table = Index(tableSize()) + 1;
-  prims.exclusiveScan(keyCounts_.view(table), keyStarts_.view(table), table);
-  placeParticles(n);
-  particles.reorder({order_.data(), std::size_t(n)});
+    recordKeys(particles.vec3(positionAttribute).data, n);
+  sort_.sort(n, prims);
+  particles.reorder({sort_.order(), std::size_t(n)});
 }
 
 template <class Position>
@@ -237,8 +198,7 @@ template void NeighborGrid::launchNeighborLists<Vec3>(View<const Vec3>);
 template void NeighborGrid::launchNeighborLists<Vec4>(View<const Vec4>);
 
 std::size_t NeighborGrid::bytes() const {
-  return sortedKeys_.bytes() * 4 + keyCounts_.bytes() + keyStarts_.bytes() + neighborCounts_.bytes() +
-         neighborIndices_.bytes();
+  return sort_.bytes() + neighborCounts_.bytes() + neighborIndices_.bytes();
 }
 
 }  // namespace eddy::EDDY_NS

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "backend/primitives.h"
+#include "neighbors/counting_sort.h"
 #include "sim/particle_set.h"
 
 namespace eddy::EDDY_NS {
@@ -134,10 +135,9 @@ class NeighborGrid {
   void launchNeighborLists(View<const Position> positions);
   bool listsComplete();
 
-  // the counting sort's passes (public: CUDA lambdas cannot live in private members)
+  // every particle's cell key, recorded for the sort (public: CUDA lambdas cannot live in private members)
   template <class Position>
-  void countKeys(const Position* x, Index n);
-  void placeParticles(Index n);
+  void recordKeys(const Position* x, Index n);
 
   GridView grid() const;
   NeighborView neighbors() const;
@@ -154,13 +154,7 @@ class NeighborGrid {
   Index capacity_ = 0;
   Index count_ = 0;
   Index stride_ = 0;
-  std::size_t tableSize() const { return std::size_t(1) << (3 * axisBits_); }
-
-  Buffer<std::uint32_t> sortedKeys_, keys_;  // per particle: after and before the sort
-  Buffer<std::uint32_t> order_;              // per particle: arrival slot in its key, then the sort order
-  Buffer<std::uint32_t> arrivals_;           // per sorted slot: particles of each key in arrival order
-  Buffer<std::uint32_t> keyCounts_;          // per key; all zero between rebuilds
-  Buffer<std::uint32_t> keyStarts_;          // per key
+  CountingSort sort_;
   Buffer<std::uint32_t> neighborCounts_, neighborIndices_;
   Buffer<std::uint32_t> mostNeighbors_;  // largest count of the last build
 #if EDDY_BACKEND_CUDA

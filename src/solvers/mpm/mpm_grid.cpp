@@ -51,64 +51,36 @@ void MpmGrid::setup(const SceneDesc& scene, Index particleCapacity, bool flip) {
   view_.ny = int(n[1]);
   view_.nz = int(n[2]);
   Index count = view_.count();
-  keyBits_ = 1;
-  while (keyBits_ < 32 && (std::uint64_t(1) << keyBits_) < std::uint64_t(count)) ++keyBits_;
   nodes_ = Buffer<Vec4>(kDevice, count);
   nodes_.fillZero();
   if (flip) {
     previous_ = Buffer<Vec4>(kDevice, count);
     previous_.fillZero();
   }
-  counts_ = Buffer<std::uint32_t>(kDevice, std::size_t(count) + 1);
-  counts_.fillZero();
-  first_ = Buffer<std::uint32_t>(kDevice, std::size_t(count) + 1);
-  first_.fillZero();
-  ensureKeys(particleCapacity);
+  sort_.reserve(std::size_t(count), particleCapacity);
 }
 
-void MpmGrid::ensureKeys(Index capacity) {
-  std::size_t n = std::size_t(std::max<Index>(capacity, 1));
-  if (keys_.size() >= n) return;
-  for (Buffer<std::uint32_t>* b : {&keys_, &values_, &keysTmp_, &valuesTmp_}) b->resize(kDevice, n);
-}
-
-void MpmGrid::computeKeys(const Vec3* x, Index n) {
+void MpmGrid::recordKeys(const Vec3* x, Index n) {
   MpmGridView g = view_;
-  std::uint32_t* keys = keys_.data();
-  std::uint32_t* values = values_.data();
+  KeyRecorder keys = sort_.recorder();
   parallelFor(
       n, EDDY_KERNEL(Index i) {
         int bx, by, bz;
         Vec3 fx;
         g.locate(x[i], bx, by, bz, fx);
-        keys[i] = std::uint32_t(g.linear(bx, by, bz));
-        values[i] = std::uint32_t(i);
+        keys.record(i, std::uint32_t(g.linear(bx, by, bz)));
       });
 }
 
 void MpmGrid::bin(ParticleSet& particles, Primitives& prims) {
   // the particle budget was reserved before set-up, so this grows nothing in the step loop
-  ensureKeys(particles.capacity());
+  sort_.reserve(std::size_t(nodeCount()), particles.capacity());
   Index n = particles.size();
-  computeKeys(particles.vec3(attr::kPosition).data, n);
-  if (prims.sortPairs(keys_.view(n), values_.view(n), keysTmp_.view(n), valuesTmp_.view(n), n, keyBits_)) {
-    keys_.swap(keysTmp_);
-    values_.swap(valuesTmp_);
-  }
-  particles.reorder({values_.data(), std::size_t(n)});
-
-  // particles per node (integer atomics: the counts do not depend on order), then the first particle of
-  // each node by an exclusive scan; the extra last entry ends up holding n
-  fillBytes(kDevice, counts_.data(), 0, counts_.bytes());
-  std::uint32_t* counts = counts_.data();
-  const std::uint32_t* keys = keys_.data();
-  parallelFor(
-      n, EDDY_KERNEL(Index i) { atomicAddU32(&counts[keys[i]], 1u); });
-  prims.exclusiveScan(counts_.view(), first_.view(), Index(counts_.size()));
+  recordKeys(particles.vec3(attr::kPosition).data, n);
+  sort_.sort(n, prims);
+  particles.reorder({sort_.order(), std::size_t(n)});
 }
 
-std::size_t MpmGrid::bytes() const {
-  return nodes_.bytes() + previous_.bytes() + counts_.bytes() + first_.bytes() + 4 * keys_.bytes();
-}
+std::size_t MpmGrid::bytes() const { return nodes_.bytes() + previous_.bytes() + sort_.bytes(); }
 
 }  // namespace eddy::EDDY_NS

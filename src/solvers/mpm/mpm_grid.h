@@ -15,6 +15,7 @@
 #include <eddy/scene.h>
 
 #include "backend/primitives.h"
+#include "neighbors/counting_sort.h"
 #include "sim/particle_set.h"
 #include "solvers/mpm/bspline.h"
 
@@ -60,8 +61,8 @@ class MpmGrid {
 
   // sorts the particles by base node (reordering every persistent attribute) and fills the node ranges
   void bin(ParticleSet& particles, Primitives& prims);
-  // base-node key and identity order of every particle (public: CUDA lambdas cannot live in private members)
-  void computeKeys(const Vec3* x, Index n);
+  // every particle's base node, recorded for the sort (public: CUDA lambdas cannot live in private members)
+  void recordKeys(const Vec3* x, Index n);
 
   MpmGridView view() const { return view_; }
   Index nodeCount() const { return view_.count(); }
@@ -71,17 +72,13 @@ class MpmGrid {
   View<Vec4> previous() const { return previous_.view(); }
   // per node k (and one past the last node): the first sorted particle whose base node is k or later, so
   // the particles based at nodes k..m are [first[k], first[m + 1])
-  const std::uint32_t* first() const { return first_.data(); }
+  const std::uint32_t* first() const { return sort_.starts(); }
   std::size_t bytes() const;
 
  private:
-  void ensureKeys(Index capacity);
-
   MpmGridView view_;
-  int keyBits_ = 1;
   Buffer<Vec4> nodes_, previous_;
-  Buffer<std::uint32_t> counts_, first_;  // node count + 1 entries
-  Buffer<std::uint32_t> keys_, values_, keysTmp_, valuesTmp_;
+  CountingSort sort_;
 };
 
 }  // namespace eddy::EDDY_NS
