@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
 # Alternating A/B benchmark of two carried builds on the GPU machine: .carry/bin/eddy_base and
 # .carry/bin/eddy, twice each, for pbf and wcsph (EDDY_AB_SIZES sets the particle counts).
-set -uo pipefail
-cd "$(dirname "$0")/.."
-export LD_LIBRARY_PATH="$PWD/.carry/lib:${LD_LIBRARY_PATH:-}"
+source "$(dirname "$0")/gpu_env.sh"
 for rep in 1 2; do
   for bin in eddy_base eddy; do
     for solver in pbf wcsph; do

@@ -2,12 +2,7 @@
 # Nsight Compute over a few substeps of the carried build: every kernel's duration (run on its own), waves
 # per SM, registers and achieved occupancy. usage: gpu_kernels.sh [SOLVER] [PARTICLES] [SKIP] [COUNT]
 # (SKIP launches are passed over first: a PBF substep has about 20, a WCSPH substep about 10)
-set -uo pipefail
-cd "$(dirname "$0")/.."
-out=${OUT:-gpu-results}
-mkdir -p "$out"
-export LD_LIBRARY_PATH="$PWD/.carry/lib:${LD_LIBRARY_PATH:-}"
-ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+source "$(dirname "$0")/gpu_env.sh"
 m=gpu__time_duration.sum,launch__waves_per_multiprocessor,launch__registers_per_thread
 m=$m,sm__warps_active.avg.pct_of_peak_sustained_active,launch__grid_size,launch__block_size
 "$ncu" --clock-control none --cache-control none --kernel-name-base function --launch-skip "${3:-300}" \

@@ -1,11 +1,7 @@
 #!/usr/bin/env bash
 # MPM on the GPU machine over a carried build (.carry/): agreement tests, the 1M/128^3 and 8M/256^3
 # benchmarks and the seed's benchmark scene (one simulated second, wall time). Results land in $OUT.
-set -uo pipefail
-cd "$(dirname "$0")/.."
-out=${OUT:-gpu-results}
-mkdir -p "$out"
-export LD_LIBRARY_PATH="$PWD/.carry/lib:${LD_LIBRARY_PATH:-}"
+source "$(dirname "$0")/gpu_env.sh"
 if [ "${EDDY_SKIP_TESTS:-0}" != 1 ]; then
   ./.carry/bin/eddy_gpu_tests --gtest_filter="${EDDY_GPU_FILTER:-*Mpm*}" 2>&1 | tee "$out/gpu_tests_mpm.log" |
     grep -E "^\[|largest|rel" | tail -n 30

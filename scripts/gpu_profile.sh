@@ -1,12 +1,7 @@
 #!/usr/bin/env bash
 # Nsight Compute durations of chosen kernels at 1M particles, after warm-up (GPU machine, carried build).
 # usage: gpu_profile.sh REGEX SKIP COUNT
-set -uo pipefail
-cd "$(dirname "$0")/.."
-out=${OUT:-gpu-results}
-mkdir -p "$out"
-export LD_LIBRARY_PATH="$PWD/.carry/lib:${LD_LIBRARY_PATH:-}"
-ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+source "$(dirname "$0")/gpu_env.sh"
 "$ncu" --clock-control none --kernel-name-base demangled --kernel-name "regex:${1:-forEachKernel}" --launch-skip "${2:-0}" \
   --launch-count "${3:-10}" --section SpeedOfLight --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis \
   ./.carry/bin/eddy bench --solver ${EDDY_SOLVER:-pbf} --backend cuda --particles 1048576 --substeps 3 --warmup 8 \

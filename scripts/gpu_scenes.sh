@@ -1,10 +1,6 @@
 #!/usr/bin/env bash
 # Runs every shipped scene on the GPU for a few frames (carried build) and keeps the last stats line.
-set -uo pipefail
-cd "$(dirname "$0")/.."
-out=${OUT:-gpu-results}
-mkdir -p "$out"
-export LD_LIBRARY_PATH="$PWD/.carry/lib:${LD_LIBRARY_PATH:-}"
+source "$(dirname "$0")/gpu_env.sh"
 for scene in scenes/*.json scenes/validation/*.json; do
   name=$(basename "$scene" .json)
   /usr/bin/time -f "%e s" ./.carry/bin/eddy run "$scene" --backend cuda --frames "${EDDY_FRAMES:-30}" \

@@ -2,11 +2,7 @@
 # Runs on the GPU machine over a carried build (.carry/: bin/ with eddy and eddy_gpu_tests, lib/ with
 # oneTBB): the GPU tests (CPU/CUDA agreement), a short dam-break run and the benchmarks. Results land in
 # $OUT (or ./gpu-results).
-set -uo pipefail
-cd "$(dirname "$0")/.."
-out=${OUT:-gpu-results}
-mkdir -p "$out"
-export LD_LIBRARY_PATH="$PWD/.carry/lib:${LD_LIBRARY_PATH:-}"
+source "$(dirname "$0")/gpu_env.sh"
 export EDDY_SOURCE_DIR="$PWD"
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm --format=csv | tee "$out/gpu.txt"
 ./.carry/bin/eddy --version

@@ -115,14 +115,6 @@ EDDY_HD inline void atomicMaxU32(std::uint32_t* p, std::uint32_t v) {
 #endif
 }
 
-// integer *p += v from inside EDDY_KERNEL bodies (the totals do not depend on order)
-EDDY_HD inline void atomicAddU32(std::uint32_t* p, std::uint32_t v) {
-#if defined(__CUDA_ARCH__)
-  atomicAdd(reinterpret_cast<unsigned*>(p), unsigned(v));
-#else
-  __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
-#endif
-}
 // returns *p and adds one; on the GPU the lanes of a warp that hit the same counter share one atomic
 EDDY_HD inline std::uint32_t atomicIncrementU32(std::uint32_t* p) {
 #if defined(__CUDA_ARCH__)
