@@ -52,7 +52,8 @@ void expectSameScene(const SceneDesc& a, const SceneDesc& b) {
   EXPECT_EQ(a.pbf.scorrK, b.pbf.scorrK);
   EXPECT_EQ(a.pbf.scorrN, b.pbf.scorrN);
   EXPECT_EQ(a.pbf.scorrDq, b.pbf.scorrDq);
-  EXPECT_EQ(a.pbf.sor, b.pbf.sor);
+  EXPECT_EQ(a.pbf.overRelaxation, b.pbf.overRelaxation);
+  EXPECT_EQ(a.pbf.constraintAveraging, b.pbf.constraintAveraging);
   EXPECT_EQ(a.pbf.vorticity, b.pbf.vorticity);
   EXPECT_EQ(a.pbf.xsph, b.pbf.xsph);
   EXPECT_EQ(a.pbf.maxVelocityChange, b.pbf.maxVelocityChange);
@@ -294,10 +295,11 @@ TEST(SceneIo, RoundTripOfANonDefaultScene) {
   SceneDesc s;
   s.name = "round \"trip\"";
   s.solver = "mpm";
-  s.pbf = {7, 3e-5f, false, 0.05f, 3.0f, 0.3f, 1.5f, 0.01f, 0.02f, 4.5f, 64};
+  s.pbf = {7, 3e-5f, false, 0.05f, 3.0f, 0.3f, 1.5f, 0.2f, 0.01f, 0.02f, 4.5f, 64};
   s.wcsph = {"linear", 25.5f, 6.0f, 1234.5f, 0.001f, 0.3f};
-  s.mpm = {96, "flip", 0.9f, "sticky", "tait", 2.5e5f, 5.0f, 0.001f, 0.35f};
-  s.fluid = {998.2f, 0.0125f, 2.5f};
+  // MPM applies restitution with the "separate" boundary only, and reads no support_ratio
+  s.mpm = {96, "flip", 0.9f, "separate", "tait", 2.5e5f, 5.0f, 0.001f, 0.35f};
+  s.fluid = {998.2f, 0.0125f, 2.0f};
   s.domain = {{-0.3f, 0.1f, -0.7f}, {0.9f, 1.7f, 0.35f}};
   s.time = {48.0f, 33, 3, true, 0.25f, 77};
   s.forces = {{0.1f, -9.80665f, 0.0f}, {1.0f, 0.0f, -0.5f}, 0.2f};
@@ -358,7 +360,7 @@ TEST(SceneIo, WriterWritesEveryKeyWithShortNumbers) {
     EXPECT_TRUE(doc.contains(key)) << key;
   }
   EXPECT_EQ(doc.size(), 12u);
-  EXPECT_EQ(doc["pbf"].size(), 11u);
+  EXPECT_EQ(doc["pbf"].size(), 12u);
   EXPECT_EQ(doc["wcsph"].size(), 6u);
   EXPECT_EQ(doc["mpm"].size(), 9u);
   EXPECT_EQ(doc["time"].size(), 6u);

@@ -17,11 +17,13 @@ struct PbfSettings {
   Real scorrK = 0.1f;        // "scorr_k": tensile-instability strength k, >= 0
   Real scorrN = 4.0f;        // "scorr_n": exponent n, 1..8
   Real scorrDq = 0.2f;       // "scorr_dq": delta q as a fraction of h, 0..1
-  Real sor = 0.0f;           // "sor": over-relaxation omega (divide by max(omega n_i, 1)); 0 disables
+  Real overRelaxation = 1.0f;       // "over_relaxation": omega scaling each correction dp, [1, 2)
+  Real constraintAveraging = 0.0f;  // "constraint_averaging": a, dp / max(a n_i, 1) with n_i neighbours;
+                                    // damps the step (0 = off), >= 0
   Real vorticity = 0.0f;     // "vorticity": confinement strength epsilon_vort, >= 0
   Real xsph = 0.01f;         // "xsph": XSPH viscosity c, 0..1
   Real maxVelocityChange = 0.0f;  // "max_velocity_change": cap on |dv| per substep in m/s; 0 = none
-  int maxNeighbors = 0;           // "max_neighbors": neighbour cap; 0 = none
+  int maxNeighbors = 0;  // "max_neighbors": neighbour cap, the nearest are kept; 0 = none
 };
 
 // Weakly compressible SPH, Mueller, Charypar & Gross 2003 (scene section "wcsph")
@@ -51,7 +53,7 @@ struct MpmSettings {
 struct FluidDesc {
   Real restDensity = 1000.0f;  // "rest_density": kg/m^3, > 0
   Real spacing = 0.02f;        // "spacing": rest particle spacing in m, > 0
-  Real supportRatio = 2.0f;    // "support_ratio": kernel support h = support_ratio * spacing, 1..4
+  Real supportRatio = 2.0f;    // "support_ratio": kernel support h = support_ratio * spacing, (1, 4]
 };
 
 // simulation bounds; particles are held inside (section "domain")

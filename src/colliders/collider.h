@@ -36,7 +36,7 @@ struct ColliderData {
   Vec3 angularVelocity{};     // rad/s about center
   Real restitution = 0;
   Real friction = 0;        // dynamic mu_k
-  Real staticFriction = 0;  // static mu_s (position level)
+  Real staticFriction = 0;  // static mu_s
 };
 
 // ---------------------------------------------------------------------------------------------------
@@ -274,9 +274,25 @@ EDDY_HD inline bool projectPosition(const ColliderData& c, Vec3& x, Vec3 xPrev, 
   return hit;
 }
 
-// velocity-level contact at time t: push x out to distance r; an approaching particle loses its
-// normal velocity relative to the collider (restitution e) and Coulomb friction bounded by the
-// normal velocity change (Bridson et al. 2002). Returns true on contact.
+// the velocity relative to a surface (unit normal n toward the fluid) after contact: an approaching vrel
+// leaves with -e times its normal part; its tangential part sticks where the normal velocity change can
+// cancel it (static friction mu_s) and otherwise loses mu_k times that change (Coulomb friction bounded
+// by the normal impulse, Bridson et al. 2002)
+EDDY_HD inline Vec3 contactVelocity(Vec3 vrel, Vec3 n, Real restitution, Real friction, Real staticFriction) {
+  Real vn = dot(vrel, n);
+  if (vn >= 0) return vrel;
+  Real dvn = -(1 + restitution) * vn;
+  Vec3 vt = vrel - n * vn;
+  Real lt = length(vt);
+  if (lt <= staticFriction * dvn)
+    vt = Vec3{0, 0, 0};
+  else
+    vt *= fmaxf(Real(0), 1 - friction * dvn / lt);
+  return vt - n * (restitution * vn);
+}
+
+// velocity-level contact at time t: push x out to distance r; an approaching particle takes the contact
+// velocity above (restitution, static and dynamic friction). Returns true on contact.
 EDDY_HD inline bool collideVelocity(const ColliderData& c, Vec3& x, Vec3& v, Real r, Real t) {
   bool hit = false;
   for (int k = 0; k < kContactPushes; ++k) {
@@ -286,15 +302,7 @@ EDDY_HD inline bool collideVelocity(const ColliderData& c, Vec3& x, Vec3& v, Rea
     x += n * (r - phi);
     hit = true;
     Vec3 vc = colliderVelocityAt(c, x, t);
-    Vec3 vrel = v - vc;
-    Real vn = dot(vrel, n);
-    if (vn < 0) {
-      Real dvn = -(1 + c.restitution) * vn;
-      Vec3 vt = vrel - n * vn;
-      Real lt = length(vt);
-      vt *= lt > 0 ? fmaxf(Real(0), 1 - c.friction * dvn / lt) : Real(0);
-      v = vc - n * (c.restitution * vn) + vt;
-    }
+    v = vc + contactVelocity(v - vc, n, c.restitution, c.friction, c.staticFriction);
   }
   return hit;
 }

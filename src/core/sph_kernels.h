@@ -21,6 +21,12 @@ EDDY_HD inline void lengthAndInverse(Real r2, Real& r, Real& invR) {
 
 struct SphKernels {
   Real h = 0, h2 = 0;
+
+  // The smoothing length of the formulas that are written for it (Monaghan's CFL condition and
+  // artificial-viscosity equivalence): these kernels reach h, as the cubic spline reaches twice its
+  // smoothing length, so ell = h / 2 (J. J. Monaghan, "Smoothed particle hydrodynamics", Rep. Prog. Phys.
+  // 68, 2005, section 2).
+  EDDY_HD Real smoothingLength() const { return Real(0.5) * h; }
   Real poly6Coef = 0, spikyCoef = 0, spikyGradCoef = 0, viscosityCoef = 0, viscosityLapCoef = 0;
 
   static SphKernels make(Real support) {

@@ -72,7 +72,7 @@ inline constexpr std::array<std::string_view, 11> kSceneSections{"description", 
                                                                  "fluid",       "domain",   "time",  "forces",
                                                                  "colliders",   "emitters", "output"};
 
-inline const std::array<Field<PbfSettings>, 11> kPbfFields{{
+inline const std::array<Field<PbfSettings>, 12> kPbfFields{{
     {.key = "iterations", .member = &PbfSettings::iterations, .range = closed(1, 100)},
     {.key = "relaxation", .member = &PbfSettings::relaxation, .range = above(0)},
     {.key = "clamp_density", .member = &PbfSettings::clampDensity},
@@ -80,7 +80,8 @@ inline const std::array<Field<PbfSettings>, 11> kPbfFields{{
     {.key = "scorr_n", .member = &PbfSettings::scorrN, .range = closed(1, 8)},
     // W(dq h) is a divisor and vanishes at dq = 1
     {.key = "scorr_dq", .member = &PbfSettings::scorrDq, .range = closedOpen(0, 1)},
-    {.key = "sor", .member = &PbfSettings::sor, .range = closed(0, 2)},
+    {.key = "over_relaxation", .member = &PbfSettings::overRelaxation, .range = closedOpen(1, 2)},
+    {.key = "constraint_averaging", .member = &PbfSettings::constraintAveraging, .range = atLeast(0)},
     {.key = "vorticity", .member = &PbfSettings::vorticity, .range = atLeast(0)},
     {.key = "xsph", .member = &PbfSettings::xsph, .range = closed(0, 1)},
     {.key = "max_velocity_change", .member = &PbfSettings::maxVelocityChange, .range = atLeast(0)},
@@ -112,7 +113,8 @@ inline const std::array<Field<MpmSettings>, 9> kMpmFields{{
 inline const std::array<Field<FluidDesc>, 3> kFluidFields{{
     {.key = "rest_density", .member = &FluidDesc::restDensity, .range = above(0)},
     {.key = "spacing", .member = &FluidDesc::spacing, .range = above(0)},
-    {.key = "support_ratio", .member = &FluidDesc::supportRatio, .range = closed(1, 4)},
+    // at 1 no lattice neighbour lies inside h: PBF's constraint gradients and s_corr's scale vanish
+    {.key = "support_ratio", .member = &FluidDesc::supportRatio, .range = openClosed(1, 4)},
 }};
 
 inline const std::array<Field<DomainDesc>, 2> kDomainFields{{

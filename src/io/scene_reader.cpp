@@ -350,6 +350,11 @@ class Reader {
     readFields(doc, "", s, std::span<const Field<SceneDesc>>(kSceneFields));
     // free text for people; the engine ignores it
     if (auto it = doc.find("description"); it != doc.end()) readString(*it, "/description", {});
+    if (auto pbf = doc.find("pbf"); pbf != doc.end() && pbf->is_object() && pbf->contains("sor")) {
+      fail("/pbf/sor",
+           "was split in two: 'over_relaxation' (omega in [1, 2), scales every correction) and "
+           "'constraint_averaging' (the old 'sor': divides the correction by max(a n, 1), which only damps)");
+    }
     readSection(doc, "pbf", s.pbf, kPbfFields);
     readSection(doc, "wcsph", s.wcsph, kWcsphFields);
     readSection(doc, "mpm", s.mpm, kMpmFields);
@@ -381,6 +386,8 @@ class Reader {
       fail("/time/max_substeps", "must be >= substeps (" + std::to_string(s.time.substeps) + "), got " +
                                      std::to_string(s.time.maxSubsteps));
     }
+
+    checkSolverKeys(s);
 
     std::vector<std::string_view> names;
     for (std::size_t i = 0; i < s.colliders.size(); ++i) {
@@ -437,6 +444,40 @@ class Reader {
           fail(pointerChild(ptr, "position"), "the nozzle must lie inside the domain " + formatVec(lo) +
                                                   " .. " + formatVec(hi) + ", got " + formatVec(p));
         }
+      }
+    }
+  }
+
+  // Keys outside a solver's own section that only some solvers read: a value other than the default is
+  // refused for the others, so no setting is silently ignored (docs/scene-format.md lists who reads what)
+  void checkSolverKeys(const SceneDesc& s) const {
+    const SceneDesc defaults;
+    auto refuse = [&](const std::string& ptr, const std::string& readers, const std::string& instead) {
+      fail(ptr, "is read only by solver " + readers + ", not by the " + s.solver + " solver; " + instead);
+    };
+    if (s.solver == "mpm" && s.fluid.supportRatio != defaults.fluid.supportRatio)
+      refuse("/fluid/support_ratio", "pbf or wcsph",
+             "MPM has no SPH kernel; its resolution is mpm.grid_resolution");
+    if (s.solver == "mpm" && s.mpm.boundary != "separate") {
+      for (std::size_t i = 0; i < s.colliders.size(); ++i) {
+        const ColliderDesc& c = s.colliders[i];
+        std::string ptr = pointerChild("/colliders", i);
+        if (c.restitution > 0)
+          fail(pointerChild(ptr, "restitution"),
+               "MPM applies restitution with mpm.boundary \"separate\" only (now \"" + s.mpm.boundary +
+                   "\", which takes the rebound away); use separate or restitution 0");
+        if (s.mpm.boundary == "sticky" && (c.friction > 0 || c.staticFriction > 0))
+          fail(pointerChild(ptr, c.friction > 0 ? "friction" : "static_friction"),
+               "mpm.boundary \"sticky\" holds the material at the collider's velocity, so friction has no "
+               "effect; use \"slip\" or \"separate\" with friction, or friction 0");
+      }
+    }
+    if (s.solver != "mpm") {
+      for (std::size_t i = 0; i < s.emitters.size(); ++i) {
+        const MaterialDesc& m = s.emitters[i].material;
+        if (m.density != 0 && m.density != s.fluid.restDensity)
+          refuse(pointerChild(pointerChild(pointerChild("/emitters", i), "material"), "density"), "mpm",
+                 "every " + s.solver + " particle has fluid.rest_density; leave this key out or use 0");
       }
     }
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "emitters/volume_emitter.h"
 
@@ -77,7 +78,8 @@ FluidSimulation::FluidSimulation(const SceneDesc& scene) : scene_(scene) {
     if (particles_.size() > first)
       solver_->initializeParticles(ctx, first, particles_.size() - first, int(i));
   }
-  if (solver_->usesNeighborGrid()) grid_.setup(kernels_.h, Index(budget), scene.pbf.maxNeighbors);
+  statsScratch_ = Buffer<Real>(kDevice, std::size_t(particles_.capacity()));
+  if (solver_->usesNeighborGrid()) grid_.setup(kernels_.h, Index(budget), solver_->neighborCap());
 }
 
 void FluidSimulation::checkMemory(std::int64_t particles) const {
@@ -97,6 +99,21 @@ StepContext FluidSimulation::context() {
                      kernels_,      wall_,
                      particleMass_, Real(0.5) * scene_.fluid.spacing,
                      Real(time_)};
+}
+
+// time.adaptive, in every solver: no particle moves more than time.cfl spacings in a substep, counting
+// the speed gravity can add within the frame
+Real FluidSimulation::motionTimeStep() {
+  Index n = particles_.size();
+  if (n == 0) return std::numeric_limits<Real>::infinity();
+  Real* s = statsScratch_.data();
+  const Vec3* v = particles_.vec3(attr::kVelocity).data;
+  Real gained = length(scene_.forces.gravity) / scene_.time.fps;
+  parallelFor(
+      n, EDDY_KERNEL(Index i) { s[i] = length(v[i]) + gained; });
+  Real vmax = prims_.max(statsScratch_.view(n), n);
+  if (!(vmax > 0)) return std::numeric_limits<Real>::infinity();
+  return scene_.time.cfl * scene_.fluid.spacing / vmax;
 }
 
 Profile& FluidSimulation::profile() {
@@ -138,6 +155,7 @@ void FluidSimulation::advanceFrame() {
   while (time_ < frameEnd - 1e-9) {
     StepContext ctx = context();
     Real dt = std::min(fixedDt, solver_->stableTimeStep(ctx));
+    if (t.adaptive) dt = std::min(dt, motionTimeStep());
     double remaining = frameEnd - time_;
     // split what is left of the frame into equal substeps no longer than dt
     int left = std::max(1, int(std::ceil(remaining / dt - 1e-4)));

@@ -32,6 +32,9 @@ class FluidSimulation final : public Simulation {
   std::int64_t particleCount() const override { return particles_.size(); }
   std::size_t deviceMemoryBytes() const override;
 
+  // the substep time.adaptive allows (public: CUDA lambdas cannot live in private members)
+  Real motionTimeStep();
+
  private:
   StepContext context();
   void emit(Real dt);
@@ -43,7 +46,7 @@ class FluidSimulation final : public Simulation {
   Primitives prims_;
   PhaseTimers timers_;
   Buffer<ColliderData> colliders_;
-  Buffer<Real> statsScratch_;
+  Buffer<Real> statsScratch_;  // per-particle values to reduce (statistics, the adaptive substep)
   std::vector<NozzleEmitter> nozzles_;
   std::vector<int> nozzleEmitter_;  // scene emitter index of each nozzle
   EmittedParticles emitted_;        // reused by the nozzles every substep

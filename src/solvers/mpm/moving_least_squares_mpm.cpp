@@ -39,27 +39,25 @@ EDDY_HD inline MpmPacked packParticle(Vec3 x, Real mass, Vec3 momentum, const Ma
   return q;
 }
 
-// the grid velocity v at a wall with unit normal n (into the material) of a collider moving at vc
-EDDY_HD inline Vec3 wallVelocity(Vec3 v, Vec3 vc, Vec3 n, Real friction, MpmBoundary mode) {
+// the grid velocity v at a wall with unit normal n (into the material) of collider c moving at vc
+EDDY_HD inline Vec3 wallVelocity(Vec3 v, Vec3 vc, Vec3 n, const ColliderData& c, MpmBoundary mode) {
   if (mode == MpmBoundary::Sticky) return vc;
   Vec3 rel = v - vc;
   Real vn = dot(rel, n);
-  // separate: a node moving away from the wall is free
-  if (mode == MpmBoundary::Separate && vn >= 0) return v;
-  Vec3 vt = rel - n * vn;
-  // Coulomb friction: the tangential speed drops by mu times the normal speed taken away
-  if (vn < 0 && friction > 0) {
-    Real lt = length(vt);
-    vt *= lt > 0 ? fmaxf(Real(0), 1 - friction * -vn / lt) : Real(0);
+  if (vn >= 0) {
+    // separate: a node moving away from the wall is free; slip: no normal relative velocity
+    return mode == MpmBoundary::Separate ? v : vc + (rel - n * vn);
   }
-  return vc + vt;
+  // approaching: restitution (separate only: slip would take the rebound away again) and friction
+  Real e = mode == MpmBoundary::Separate ? c.restitution : Real(0);
+  return vc + contactVelocity(rel, n, e, c.friction, c.staticFriction);
 }
 
 // one axis of a box container: the low face (normal +axis into the box) and the high face
 EDDY_HD inline void boxContainerAxis(Real p, Real halfExtent, Vec3 axis, Real tol, Vec3& v, Vec3 vc,
-                                     Real friction, MpmBoundary mode) {
-  if (p + halfExtent <= tol) v = wallVelocity(v, vc, axis, friction, mode);
-  if (halfExtent - p <= tol) v = wallVelocity(v, vc, -axis, friction, mode);
+                                     const ColliderData& c, MpmBoundary mode) {
+  if (p + halfExtent <= tol) v = wallVelocity(v, vc, axis, c, mode);
+  if (halfExtent - p <= tol) v = wallVelocity(v, vc, -axis, c, mode);
 }
 
 // every collider's condition on the velocity v of the node at x. Inside a box container (the domain) each
@@ -73,17 +71,14 @@ EDDY_HD inline void nodeBoundary(const ColliderData* cs, int nc, Vec3 x, Vec3& v
     if (cd.kind == ShapeKind::Box && cd.container) {
       Quat q = colliderOrientation(cd, t);
       Vec3 local = toLocal(cd, q, x - colliderCenter(cd, t));
-      boxContainerAxis(local.x, cd.halfExtents.x, toWorld(cd, q, Vec3{1, 0, 0}), tol, v, vc, cd.friction,
-                       mode);
-      boxContainerAxis(local.y, cd.halfExtents.y, toWorld(cd, q, Vec3{0, 1, 0}), tol, v, vc, cd.friction,
-                       mode);
-      boxContainerAxis(local.z, cd.halfExtents.z, toWorld(cd, q, Vec3{0, 0, 1}), tol, v, vc, cd.friction,
-                       mode);
+      boxContainerAxis(local.x, cd.halfExtents.x, toWorld(cd, q, Vec3{1, 0, 0}), tol, v, vc, cd, mode);
+      boxContainerAxis(local.y, cd.halfExtents.y, toWorld(cd, q, Vec3{0, 1, 0}), tol, v, vc, cd, mode);
+      boxContainerAxis(local.z, cd.halfExtents.z, toWorld(cd, q, Vec3{0, 0, 1}), tol, v, vc, cd, mode);
       continue;
     }
     Vec3 n;
     Real phi = signedDistance(cd, x, t, &n);
-    if (phi <= tol) v = wallVelocity(v, vc, n, cd.friction, mode);
+    if (phi <= tol) v = wallVelocity(v, vc, n, cd, mode);
   }
 }
 

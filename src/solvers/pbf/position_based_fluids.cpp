@@ -1,5 +1,7 @@
 #include "solvers/pbf/position_based_fluids.h"
 
+#include <eddy/error.h>
+
 #include <cmath>
 
 #include "solvers/fluid_common.h"
@@ -12,14 +14,12 @@ constexpr const char* kPredictedLambda = "pbf_lambda";    // x* and lambda toget
 constexpr const char* kWallPush = "pbf_wall_push";        // lambda_i times the colliders' share of grad C_i
 constexpr const char* kNewVelocity = "pbf_new_velocity";  // v and the volume m / rho
 constexpr const char* kVorticity = "pbf_vorticity";
-constexpr const char* kSpeed = "pbf_speed";
 }  // namespace attr_pbf
 
 void PositionBasedFluids::setup(StepContext& ctx) {
   ParticleSet& p = ctx.particles;
   p.addAttribute(attr_pbf::kPredicted, 4, true);
   p.addAttribute(attr_pbf::kPredictedLambda, 4, false);
-  p.addAttribute(attr_pbf::kSpeed, 1, false);
   p.addAttribute(attr_pbf::kWallPush, 3, false);
   p.addAttribute(attr_pbf::kNewVelocity, 4, false);
   p.addAttribute(attr_pbf::kVorticity, 3, false);
@@ -38,22 +38,12 @@ void PositionBasedFluids::setup(StepContext& ctx) {
         sum += dot(g, g);
       }
   restGradientSum_ = Real(sum);
-}
-
-Real PositionBasedFluids::stableTimeStep(StepContext& ctx) {
-  if (!ctx.scene.time.adaptive) return Solver::stableTimeStep(ctx);
-  // CFL on velocity: no particle moves more than cfl * spacing per substep
-  Index n = ctx.particles.size();
-  View<Real> speed = ctx.particles.real(attr_pbf::kSpeed);
-  const Vec3* v = ctx.particles.vec3(attr::kVelocity).data;
-  Real* s = speed.data;
-  Vec3 g = ctx.scene.forces.gravity;
-  Real frameDt = Real(1) / ctx.scene.time.fps;
-  parallelFor(
-      n, EDDY_KERNEL(Index i) { s[i] = length(v[i]) + length(g) * frameDt; });
-  Real vmax = ctx.prims.max(speed, n);
-  if (vmax <= 0) return Solver::stableTimeStep(ctx);
-  return ctx.scene.time.cfl * ctx.scene.fluid.spacing / vmax;
+  // lambda's scale and s_corr's divide by this: with no lattice neighbour inside h it is zero
+  if (!(restGradientSum_ > 0))
+    throw InputError(ctx.scene.sourcePath + ": /fluid/support_ratio: " +
+                     std::to_string(ctx.scene.fluid.supportRatio) +
+                     " leaves no neighbour inside the kernel support of a particle at rest; PBF needs > 1 "
+                     "(allowed: (1, 4], typically 2)");
 }
 
 void PositionBasedFluids::step(StepContext& ctx, Real dt) {
@@ -164,7 +154,8 @@ void PositionBasedFluids::correctionPass(StepContext& ctx, Real dt) {
   Real scorrK = settings_.scorrK / restGradientSum_, scorrN = settings_.scorrN;
   Real dq = settings_.scorrDq * k.h;
   Real invWdq = Real(1) / k.poly6(dq * dq);
-  Real omega = settings_.sor;
+  Real omega = settings_.overRelaxation;
+  Real averaging = settings_.constraintAveraging;
   const Vec3* x = p.vec3(attr::kPosition).data;
   const ColliderData* cs = ctx.colliders.data;
   int nc = int(ctx.colliders.size);
@@ -185,8 +176,10 @@ void PositionBasedFluids::correctionPass(StepContext& ctx, Real dt) {
           Real scorr = -scorrK * scorrPower<ScorrPow>(k.poly6(r2) * invWdq, scorrN);
           sum += k.spikyGradientSquared(d, r2) * (li + other.w + scorr);
         }
-        Vec3 dp = sum * scale + wallPush[i];
-        if (omega > 0) dp = dp / fmaxf(omega * Real(n), Real(1));
+        Vec3 dp = (sum * scale + wallPush[i]) * omega;
+        // constraint averaging (Macklin et al. 2014, section 4.2, without its omega): a particle in many
+        // constraints takes the mean of their corrections rather than the sum; it only damps
+        if (averaging > 0) dp = dp / fmaxf(averaging * Real(n), Real(1));
         Vec3 xNew = xi + dp;
         if (Colliders) projectAll(cs, nc, xNew, x[i], r, time, dt);
         xp[i] = withW(xNew, 0);

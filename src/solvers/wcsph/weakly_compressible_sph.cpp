@@ -29,14 +29,15 @@ Real WeaklyCompressibleSph::stableTimeStep(StepContext& ctx) {
       n, EDDY_KERNEL(Index i) { s[i] = length(v[i]); });
   Real vmax = ctx.prims.max(speed, n);
   Real c = soundSpeed();
-  Real h = ctx.kernels.h;
-  Real dt = settings_.cfl * h / (c + vmax);
-  // viscous limit (Monaghan 1992): dt <= 0.125 h^2 / nu
-  Real nu = settings_.viscosity * h * c / 10;
-  if (nu > 0) dt = std::fmin(dt, Real(0.125) * h * h / nu);
-  // body forces: dt <= 0.25 sqrt(h / |g|)
+  // Monaghan's conditions are written for the smoothing length ell, half the kernel support
+  Real ell = ctx.kernels.smoothingLength();
+  Real dt = settings_.cfl * ell / (c + vmax);
+  // viscous limit (Monaghan 1992): dt <= 0.125 ell^2 / nu
+  Real nu = kinematicViscosity(ctx.kernels);
+  if (nu > 0) dt = std::fmin(dt, Real(0.125) * ell * ell / nu);
+  // body forces: dt <= 0.25 sqrt(ell / |g|)
   Real g = length(ctx.scene.forces.gravity);
-  if (g > 0) dt = std::fmin(dt, Real(0.25) * std::sqrt(h / g));
+  if (g > 0) dt = std::fmin(dt, Real(0.25) * std::sqrt(ell / g));
   return dt;
 }
 
@@ -87,8 +88,9 @@ void WeaklyCompressibleSph::forces(StepContext& ctx) {
   NeighborView nb = ctx.grid.neighbors();
   SphKernels k = ctx.kernels;
   Real m = ctx.particleMass;
-  // mu = alpha rho0 h c / 10: the Laplacian viscosity as strong as Monaghan's artificial viscosity alpha
-  Real mu = settings_.viscosity * ctx.scene.fluid.restDensity * k.h * soundSpeed() / 10;
+  // mu = rho0 nu, nu = alpha ell c / 10: the Laplacian viscosity as strong as Monaghan's artificial
+  // viscosity alpha in three dimensions (nu = alpha ell c / (2 (d + 2)), ell the smoothing length)
+  Real mu = ctx.scene.fluid.restDensity * kinematicViscosity(k);
   ForcesDesc body = ctx.scene.forces;
   WallKernel wall = ctx.wall;
   const ColliderData* cs = ctx.colliders.data;

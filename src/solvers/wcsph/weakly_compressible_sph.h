@@ -4,6 +4,8 @@
 // with the spiky gradient, -sum_j m (p_i/rho_i^2 + p_j/rho_j^2) grad W (momentum-conserving; Mueller et
 // al.'s (p_i + p_j) / 2 rho_j average gained energy at rest in our tests), viscosity through the viscosity
 // kernel's Laplacian, symplectic Euler, and a substep from a CFL condition on speed of sound and velocity.
+// The CFL condition and the viscosity's equivalence with Monaghan's alpha use the smoothing length, half
+// the kernel support (J. J. Monaghan, "Smoothed particle hydrodynamics", Rep. Prog. Phys. 68, 2005).
 #pragma once
 
 #include <cmath>
@@ -25,6 +27,10 @@ class WeaklyCompressibleSph final : public Solver {
   void integrate(StepContext& ctx, Real dt);
   Real soundSpeed() const {
     return settings_.equationOfState == "linear" ? std::sqrt(settings_.stiffness) : settings_.speedOfSound;
+  }
+  // nu = alpha ell c / 10 (Monaghan's artificial viscosity alpha in three dimensions)
+  Real kinematicViscosity(const SphKernels& k) const {
+    return settings_.viscosity * k.smoothingLength() * soundSpeed() / 10;
   }
 
  private:
