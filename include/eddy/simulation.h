@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace eddy {
@@ -32,8 +33,15 @@ struct HostParticles {
   std::vector<Vec3> position;
   std::vector<Vec3> velocity;
   std::vector<Real> density;
+  // persistent particle id: 0, 1, 2, ... in emission order over the whole run (volume emitters at set-up in
+  // scene order, then nozzle particles as they are released); follows its particle through every sort, so
+  // renderers can match particles across frames (motion blur, trails)
+  std::vector<std::uint32_t> id;
   std::size_t size() const { return position.size(); }
 };
+
+// element type of a particle attribute: both are 32 bits wide, so the engine stores and moves them alike
+enum class AttributeType : std::uint32_t { Float32 = 0, UInt32 = 1 };
 
 class Simulation {
  public:

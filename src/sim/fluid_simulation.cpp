@@ -66,6 +66,8 @@ FluidSimulation::FluidSimulation(const SceneDesc& scene) : scene_(scene) {
   particles_.addAttribute(attr::kPosition, 3);
   particles_.addAttribute(attr::kVelocity, 3);
   particles_.addAttribute(attr::kDensity, 1);
+  // ids count from 0 in emission order: the volume emitters below, then the nozzles (append assigns them)
+  particles_.addAttribute(attr::kId, 1, true, AttributeType::UInt32);
   // room for what the nozzles will add, so the step loop does not allocate
   particles_.reserve(Index(budget));
   StepContext ctx = context();
@@ -205,12 +207,15 @@ void FluidSimulation::copyParticles(HostParticles& out) {
   out.position.resize(n);
   out.velocity.resize(n);
   out.density.resize(n);
+  out.id.resize(n);
   copyBytes(Device::Host, out.position.data(), kDevice, particles_.vec3(attr::kPosition).data,
             n * sizeof(Vec3));
   copyBytes(Device::Host, out.velocity.data(), kDevice, particles_.vec3(attr::kVelocity).data,
             n * sizeof(Vec3));
   copyBytes(Device::Host, out.density.data(), kDevice, particles_.real(attr::kDensity).data,
             n * sizeof(Real));
+  copyBytes(Device::Host, out.id.data(), kDevice, particles_.uint32(attr::kId).data,
+            n * sizeof(std::uint32_t));
 }
 
 std::size_t FluidSimulation::deviceMemoryBytes() const {
