@@ -31,10 +31,11 @@ std::string particleFileName(int frame, const std::string& format);
 // kinetic_energy, bounds_min, bounds_max, max_speed, substeps, held_in
 std::string statsJsonLine(const FrameStats& s);
 
-// Appends frames to DIR/stats.jsonl; the whole file is rewritten atomically after each frame.
+// Appends frames to DIR/stats.jsonl; the whole file is rewritten atomically after each frame. `kept`:
+// lines that stay in front of the new ones (the frames up to a checkpoint, when a run is resumed).
 class StatsWriter {
  public:
-  explicit StatsWriter(std::string path);
+  explicit StatsWriter(std::string path, std::string kept = "");
   void append(const FrameStats& s);
 
  private:
