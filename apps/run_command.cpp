@@ -15,7 +15,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -125,7 +124,7 @@ void writeRunSummary(Simulation& sim, const SceneDesc& scene, const RunOptions& 
   writeFileAtomic(joinPath(o.out, "scene.json"), sceneToJson(scene));
 }
 
-// removes every file of dir whose name is as makeName(frame) for some frame, after `after` when given
+// removes the files of dir whose names `match` accepts (a missing dir has none)
 template <class Match>
 void removeMatching(const std::string& dir, Match&& match) {
   std::error_code ec;
@@ -163,9 +162,13 @@ std::string statsUpToCheckpoint(const std::string& dir, const SimulationState& s
       throw InputError(path + ": holds " + std::to_string(frame) + " frames, but the checkpoint " +
                        checkpoint + " is at frame " + std::to_string(state.frame));
     const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
-    const bool ok = j.is_object() && j.value("frame", -1) == frame &&
-                    (frame < state.frame || (j.value("substeps", std::int64_t(-1)) == state.substeps &&
-                                             j.value("particles", std::int64_t(-1)) == state.particles));
+    // an integer field, or -1 where it is missing or of another type
+    auto field = [&j](const char* key) -> std::int64_t {
+      return j.is_object() && j.contains(key) && j[key].is_number_integer() ? j[key].get<std::int64_t>() : -1;
+    };
+    const bool ok = field("frame") == frame &&
+                    (frame < state.frame ||
+                     (field("substeps") == state.substeps && field("particles") == state.particles));
     if (!ok)
       throw InputError(path + ": line " + std::to_string(frame + 1) + " is not frame " +
                        std::to_string(frame) + " of the run that wrote " + checkpoint + " (" +
@@ -295,10 +298,8 @@ int runCommand(const RunOptions& o) {
   prepareOutputDir(o.out);
   // checkpoints of an earlier run in this folder would resume that run, not this one
   const std::string checkpoints = checkpointDir(o.out);
-  removeMatching(checkpoints, [](const std::string& name) {
-    return name.rfind("checkpoint_", 0) == 0 && name.size() > 5 &&
-           name.compare(name.size() - 5, 5, ".eddy") == 0;
-  });
+  for (int frame : checkpointFrames(checkpoints))
+    std::filesystem::remove(joinPath(checkpoints, checkpointFileName(frame)));
 
   // frame 0 is the initial state, so a cache of n frames holds n + 1 files
   FrameWriter writer(o.out, scene.output);

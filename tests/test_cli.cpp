@@ -364,6 +364,16 @@ TEST_F(CliResume, NothingLeftToSimulateIsRefused) {
   expectRefused(dir, "--frames 2", {"checkpoint_000002.eddy", "nothing left to simulate"});
 }
 
+// a new run into a folder replaces its output, so the earlier run's checkpoints must not survive to be
+// resumed
+TEST_F(CliResume, NewRunDeletesCheckpointsOfAnEarlierRun) {
+  const fs::path dir = interruptedRun();
+  ASSERT_TRUE(fs::is_regular_file(dir / "checkpoints" / "checkpoint_000002.eddy"));
+  ASSERT_EQ(tinyRun(dir.string()).code, 0);
+  EXPECT_FALSE(fs::exists(dir / "checkpoints" / "checkpoint_000002.eddy"));
+  EXPECT_EQ(resume(dir).code, 2);
+}
+
 TEST_F(CliResume, ResumeAndOutTogetherAreAUsageError) {
   const fs::path dir = interruptedRun();
   const CliResult r = resume(dir, "--out elsewhere");
