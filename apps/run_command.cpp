@@ -1,6 +1,7 @@
 // `eddy run`: load and validate a scene, simulate it frame by frame, write caches, stats and a profile.
 #include "run_command.h"
 
+#include <eddy/checkpoint.h>
 #include <eddy/error.h>
 #include <eddy/output.h>
 #include <eddy/profile.h>
@@ -13,7 +14,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <limits>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 #include <utility>
@@ -60,8 +64,9 @@ std::vector<std::string> sceneOverrides(const RunOptions& o) {
 // per-frame files: particle caches when due, and the stats line (every frame)
 class FrameWriter {
  public:
-  FrameWriter(std::string dir, const OutputDesc& output)
-      : dir_(std::move(dir)), output_(output), stats_(joinPath(dir_, "stats.jsonl")) {}
+  // statsKept: the stats.jsonl lines that stay in front (a resumed run's frames up to its checkpoint)
+  FrameWriter(std::string dir, const OutputDesc& output, std::string statsKept = "")
+      : dir_(std::move(dir)), output_(output), stats_(joinPath(dir_, "stats.jsonl"), std::move(statsKept)) {}
 
   // the copy, encoding and writes are charged to Phase::Output
   void write(Simulation& sim, int frame, const FrameStats& stats) {
@@ -82,16 +87,29 @@ class FrameWriter {
   HostParticles host_;  // reused so big scenes do not reallocate every frame
 };
 
-// advances every frame after frame 0, writing and reporting as it goes
-void simulateFrames(Simulation& sim, FrameWriter& writer, int frames, bool quiet) {
+// checkpoints of a run: every `every` frames (0: never) into `folder`
+struct Checkpointing {
+  std::string folder;
+  int every = 0;
+};
+
+// advances the frames after sim.frame() up to lastFrame, writing, checkpointing and reporting as it goes
+void simulateFrames(Simulation& sim, FrameWriter& writer, int lastFrame, const Checkpointing& checkpoints,
+                    bool quiet) {
   // quiet silences progress entirely; otherwise a bar on a terminal, sparse lines in a log
-  ProgressReporter progress(frames, !quiet && isatty(fileno(stderr)), quiet ? nullptr : stderr);
+  ProgressReporter progress(lastFrame, !quiet && isatty(fileno(stderr)), quiet ? nullptr : stderr);
   const auto start = Clock::now();
   const std::int64_t substepsBefore = sim.substeps();
-  for (int frame = 1; frame <= frames; ++frame) {
+  for (int frame = sim.frame() + 1; frame <= lastFrame; ++frame) {
     sim.advanceFrame();
     const FrameStats stats = sim.stats();
     writer.write(sim, frame, stats);
+    // after the frame's files: a checkpoint never runs ahead of the caches and statistics it resumes
+    if (checkpoints.every > 0 && frame % checkpoints.every == 0) {
+      const auto t0 = Clock::now();
+      writeCheckpoint(checkpoints.folder, makeCheckpoint(sim));
+      sim.profile().add(Phase::Output, msSince(t0));
+    }
     const double seconds = msSince(start) / 1000.0;
     const double rate = seconds > 0 ? double(sim.substeps() - substepsBefore) / seconds : 0.0;
     progress.update(stats, rate);
@@ -106,6 +124,61 @@ void writeRunSummary(Simulation& sim, const SceneDesc& scene, const RunOptions& 
   writeFileAtomic(joinPath(o.out, "scene.json"), sceneToJson(scene));
 }
 
+// removes the files of dir whose names `match` accepts (a missing dir has none)
+template <class Match>
+void removeMatching(const std::string& dir, Match&& match) {
+  std::error_code ec;
+  std::vector<std::filesystem::path> doomed;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+    if (match(e.path().filename().string())) doomed.push_back(e.path());
+  for (const auto& p : doomed) std::filesystem::remove(p, ec);
+}
+
+// frame number of "particles_000120.ply" / ".vtu", or -1
+int particleFileFrame(const std::string& name) {
+  const std::string prefix = "particles_";
+  const std::size_t dot = name.rfind('.');
+  if (name.compare(0, prefix.size(), prefix) != 0 || dot == std::string::npos || dot == prefix.size())
+    return -1;
+  const std::string ext = name.substr(dot), digits = name.substr(prefix.size(), dot - prefix.size());
+  if ((ext != ".ply" && ext != ".vtu") || digits.size() > 9 ||
+      digits.find_first_not_of("0123456789") != std::string::npos)
+    return -1;
+  return std::stoi(digits);
+}
+
+// The lines of DIR/stats.jsonl for frames 0 .. frame of the run that wrote the checkpoint; the last one
+// must agree with the checkpoint (substeps, particles), so statistics of another run are not spliced in.
+std::string statsUpToCheckpoint(const std::string& dir, const SimulationState& state,
+                                const std::string& checkpoint) {
+  const std::string path = joinPath(dir, "stats.jsonl");
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw InputError(path + ": missing; resuming keeps the statistics of frames 0 to " +
+                     std::to_string(state.frame) + " from it");
+  std::string kept, line;
+  for (int frame = 0; frame <= state.frame; ++frame) {
+    if (!std::getline(in, line))
+      throw InputError(path + ": holds " + std::to_string(frame) + " frames, but the checkpoint " +
+                       checkpoint + " is at frame " + std::to_string(state.frame));
+    const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    // an integer field, or -1 where it is missing or of another type
+    auto field = [&j](const char* key) -> std::int64_t {
+      return j.is_object() && j.contains(key) && j[key].is_number_integer() ? j[key].get<std::int64_t>() : -1;
+    };
+    const bool ok = field("frame") == frame &&
+                    (frame < state.frame ||
+                     (field("substeps") == state.substeps && field("particles") == state.particles));
+    if (!ok)
+      throw InputError(path + ": line " + std::to_string(frame + 1) + " is not frame " +
+                       std::to_string(frame) + " of the run that wrote " + checkpoint + " (" +
+                       std::to_string(state.substeps) + " substeps, " + std::to_string(state.particles) +
+                       " particles at frame " + std::to_string(state.frame) + ")");
+    kept += line + "\n";
+  }
+  return kept;
+}
+
 }  // namespace
 
 CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
@@ -117,9 +190,9 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
   CLI::Option* frames =
       sub->add_option("--frames", o.frames, "Number of frames to simulate. Default: the scene's time.frames.")
           ->type_name("N");
-  sub->add_option("--out", o.out, "Output folder; created if missing, existing files are overwritten.")
-      ->type_name("DIR")
-      ->capture_default_str();
+  CLI::Option* out =
+      sub->add_option("--out", o.out, "Output folder; created if missing, existing files are overwritten.");
+  out->type_name("DIR")->capture_default_str();
   sub->add_option("--backend", o.backend,
                   "Where to run: auto (cuda when a GPU is present, else cpu), cpu, cuda.")
       ->type_name("BACKEND")
@@ -136,22 +209,102 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
       ->allow_extra_args(false);
   sub->add_flag("-q,--quiet", o.quiet,
                 "No progress and no timing table; errors and the summary line still print. Default: off.");
+  sub->add_option("--checkpoint-every", o.checkpointEvery,
+                  "Write a checkpoint every N frames to DIR/checkpoints (the last two are kept), from which "
+                  "--resume continues the run. Default: none.")
+      ->type_name("N")
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
+  sub->add_option("--resume", o.resume,
+                  "Continue the run in DIR from its latest checkpoint: the scene stored in the checkpoint is "
+                  "run (a SCENE or --set describing another scene is refused), frames and stats.jsonl lines "
+                  "up to the checkpoint are kept, and the run goes on to time.frames or --frames.")
+      ->type_name("DIR")
+      ->excludes(out);
   sub->callback([&o, frames] { o.framesSet = frames->count() > 0; });
   return sub;
 }
 
+namespace {
+
+// `eddy run --resume DIR`: every check (checkpoint, scene, statistics, restore) before anything is written
+int resumeCommand(const RunOptions& o, Clock::time_point start) {
+  const std::string& dir = o.resume;
+  const std::string folder = checkpointDir(dir);
+  const std::vector<int> frames = checkpointFrames(folder);
+  if (frames.empty())
+    throw InputError("--resume '" + dir + "': no checkpoint to resume from (no " + folder +
+                     "/checkpoint_NNNNNN.eddy); a run writes them with --checkpoint-every N");
+  const std::string path = joinPath(folder, checkpointFileName(frames.back()));
+  const Checkpoint c = readCheckpoint(path);
+
+  // the checkpoint's own scene, run to --frames where given
+  std::vector<std::string> framesOverride;
+  if (o.framesSet) framesOverride.push_back("time.frames=" + std::to_string(o.frames));
+  SceneDesc scene = parseScene(c.sceneJson, path, framesOverride);
+  if (checkpointSceneHash(scene) != c.sceneHash)
+    throw InputError(path +
+                     ": the scene stored in the checkpoint does not match the checkpoint's scene hash");
+  // a SCENE, --set or --format only confirms that scene
+  if (!o.scene.empty() || !o.sets.empty() || !o.format.empty()) {
+    const SceneDesc given = o.scene.empty() ? parseScene(c.sceneJson, path, sceneOverrides(o))
+                                            : loadScene(o.scene, sceneOverrides(o));
+    if (checkpointSceneHash(given) != c.sceneHash)
+      throw InputError(path + ": written for a different scene than " +
+                       (o.scene.empty() ? std::string("the one --set/--format give") : "'" + o.scene + "'") +
+                       ": " + sceneDifference(scene, given) +
+                       " (resume without SCENE and --set to run the checkpoint's own scene)");
+  }
+  const int from = c.state.frame;
+  if (scene.time.frames <= from)
+    throw InputError(path + ": the checkpoint is at frame " + std::to_string(from) +
+                     " and the run ends at frame " + std::to_string(scene.time.frames) +
+                     ": nothing left to simulate (raise --frames)");
+  const std::string statsKept = statsUpToCheckpoint(dir, c.state, path);
+
+  const Backend backend = chooseBackend(o.backend);
+  std::unique_ptr<Simulation> sim = createSimulation(scene, backend);
+  try {
+    sim->restoreState(c.state);
+  } catch (const InputError& e) {
+    throw InputError(path + ": " + e.what());
+  }
+  prepareOutputDir(dir);
+
+  // the interrupted run's caches after the checkpoint are simulated again
+  removeMatching(dir, [from](const std::string& name) { return particleFileFrame(name) > from; });
+  FrameWriter writer(dir, scene.output, statsKept);
+  simulateFrames(*sim, writer, scene.time.frames, {folder, o.checkpointEvery}, o.quiet);
+
+  if (!o.quiet) std::fputs(formatProfileTable(sim->profile()).c_str(), stdout);
+  RunOptions summary = o;
+  summary.out = dir;
+  writeRunSummary(*sim, scene, summary, backend);
+  std::printf(
+      "eddy: resumed at frame %d of %d, %lld particles, %.2f s wall clock, backend %s (%s), output in '%s'\n",
+      from, scene.time.frames, static_cast<long long>(sim->particleCount()), msSince(start) / 1000.0,
+      backendName(backend), deviceDescription(backend).c_str(), dir.c_str());
+  return 0;
+}
+
+}  // namespace
+
 int runCommand(const RunOptions& o) {
   const auto start = Clock::now();
+  if (!o.resume.empty()) return resumeCommand(o, start);
   const SceneDesc scene = loadScene(o.scene, sceneOverrides(o));
   const Backend backend = chooseBackend(o.backend);
   // the simulation first: a scene too large for memory must fail before anything is written
   std::unique_ptr<Simulation> sim = createSimulation(scene, backend);
   prepareOutputDir(o.out);
+  // checkpoints of an earlier run in this folder would resume that run, not this one
+  const std::string checkpoints = checkpointDir(o.out);
+  for (int frame : checkpointFrames(checkpoints))
+    std::filesystem::remove(joinPath(checkpoints, checkpointFileName(frame)));
 
   // frame 0 is the initial state, so a cache of n frames holds n + 1 files
   FrameWriter writer(o.out, scene.output);
   writer.write(*sim, 0, sim->stats());
-  simulateFrames(*sim, writer, scene.time.frames, o.quiet);
+  simulateFrames(*sim, writer, scene.time.frames, {checkpoints, o.checkpointEvery}, o.quiet);
 
   if (!o.quiet) std::fputs(formatProfileTable(sim->profile()).c_str(), stdout);
   writeRunSummary(*sim, scene, o, backend);

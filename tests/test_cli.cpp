@@ -1,4 +1,6 @@
 // The eddy executable end to end: exit codes, messages, files written (and not written).
+#include <eddy/checkpoint.h>
+#include <eddy/version.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -7,7 +9,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -85,7 +89,8 @@ TEST_F(Cli, VersionPrintsNameAndExitsZero) {
 TEST_F(Cli, HelpDocumentsOptions) {
   const CliResult r = run("run --help");
   EXPECT_EQ(r.code, 0) << r.err;
-  for (const char* option : {"--frames", "--out", "--backend", "--format", "--set", "--quiet"})
+  for (const char* option :
+       {"--frames", "--out", "--backend", "--format", "--set", "--quiet", "--checkpoint-every", "--resume"})
     EXPECT_NE(r.out.find(option), std::string::npos) << option;
   const CliResult b = run("bench --help");
   EXPECT_EQ(b.code, 0) << b.err;
@@ -231,6 +236,153 @@ TEST_F(Cli, MpmTinyRunWritesHeldInStatistic) {
   EXPECT_EQ(countLines(stats), 3);
   EXPECT_NE(stats.find("\"held_in\":"), std::string::npos) << stats;
   EXPECT_TRUE(fs::is_regular_file(out / "particles_000002.ply"));
+}
+
+}  // namespace
+
+namespace {
+
+// --checkpoint-every and --resume: a run resumed from its checkpoint ends as the uninterrupted run
+class CliResume : public Cli {
+ protected:
+  // the tiny dam break of tinyRun, `frames` frames, checkpoints every `every`
+  CliResult checkpointedRun(const fs::path& out, int frames, int every) {
+    return run("run " + quoted(sceneFile("dam_break.json")) + " --frames " + std::to_string(frames) +
+               " --set fluid.spacing=0.05 --backend cpu --quiet --out " + quoted(out.string()) +
+               " --checkpoint-every " + std::to_string(every));
+  }
+  CliResult resume(const fs::path& dir, const std::string& extra = "") {
+    return run("run --resume " + quoted(dir.string()) + " --backend cpu --quiet " + extra);
+  }
+  // every file of a folder tree with its contents, to show that a refused resume wrote nothing
+  std::map<std::string, std::string> snapshot(const fs::path& dir) {
+    std::map<std::string, std::string> files;
+    for (const auto& e : fs::recursive_directory_iterator(dir))
+      if (e.is_regular_file()) files[fs::relative(e.path(), dir).string()] = readText(e.path());
+    return files;
+  }
+  // a run of 3 frames with a checkpoint at frame 2, as an interrupted run leaves its folder
+  fs::path interruptedRun() {
+    const fs::path dir = dir_ / "interrupted";
+    EXPECT_EQ(checkpointedRun(dir, 3, 2).code, 0);
+    return dir;
+  }
+  // expects exit status 2, the message parts, and the folder untouched
+  void expectRefused(const fs::path& dir, const std::string& extra, const std::vector<std::string>& parts) {
+    const auto before = snapshot(dir);
+    const CliResult r = resume(dir, extra);
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_EQ(countLines(r.err), 1) << r.err;
+    for (const std::string& p : parts)
+      EXPECT_NE(r.err.find(p), std::string::npos) << p << " not in: " << r.err;
+    EXPECT_TRUE(snapshot(dir) == before) << "a refused resume changed the folder";
+  }
+};
+
+TEST_F(CliResume, ResumedRunEqualsTheUninterruptedRun) {
+  const fs::path straight = dir_ / "straight", resumed = dir_ / "resumed";
+  ASSERT_EQ(checkpointedRun(straight, 6, 2).code, 0);
+  // the last two checkpoints stay, written into OUT/checkpoints
+  EXPECT_TRUE(fs::is_regular_file(straight / "checkpoints" / "checkpoint_000004.eddy"));
+  EXPECT_TRUE(fs::is_regular_file(straight / "checkpoints" / "checkpoint_000006.eddy"));
+  EXPECT_FALSE(fs::exists(straight / "checkpoints" / "checkpoint_000002.eddy"));
+
+  // interrupted after frame 5: checkpoints at 2 and 4, caches and statistics up to 5
+  ASSERT_EQ(checkpointedRun(resumed, 5, 2).code, 0);
+  EXPECT_EQ(countLines(readText(resumed / "stats.jsonl")), 6);
+  const CliResult r = resume(resumed, "--frames 6 --checkpoint-every 2");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("resumed at frame 4"), std::string::npos) << r.out;
+  EXPECT_EQ(readText(resumed / "stats.jsonl"), readText(straight / "stats.jsonl"));
+  for (int frame = 0; frame <= 6; ++frame) {
+    const std::string name = "particles_00000" + std::to_string(frame) + ".ply";
+    EXPECT_TRUE(readText(resumed / name) == readText(straight / name)) << name << " differs";
+  }
+  EXPECT_TRUE(fs::is_regular_file(resumed / "checkpoints" / "checkpoint_000006.eddy"));
+  EXPECT_FALSE(fs::exists(resumed / "checkpoints" / "checkpoint_000002.eddy"));
+  EXPECT_TRUE(readText(resumed / "checkpoints" / "checkpoint_000006.eddy") ==
+              readText(straight / "checkpoints" / "checkpoint_000006.eddy"));
+}
+
+TEST_F(CliResume, SameSceneGivenAgainIsAccepted) {
+  const fs::path dir = interruptedRun();
+  const CliResult r =
+      run("run " + quoted(sceneFile("dam_break.json")) + " --set fluid.spacing=0.05 --resume " +
+          quoted(dir.string()) + " --frames 4 --backend cpu --quiet");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(countLines(readText(dir / "stats.jsonl")), 5);
+}
+
+TEST_F(CliResume, FolderWithoutCheckpointsIsRefused) {
+  const fs::path dir = dir_ / "plain";
+  ASSERT_EQ(tinyRun(dir.string()).code, 0);
+  expectRefused(dir, "", {"--resume", "plain", "no checkpoint to resume from", "--checkpoint-every"});
+}
+
+TEST_F(CliResume, OtherSceneIsRefused) {
+  const fs::path dir = interruptedRun();
+  expectRefused(
+      dir, quoted(sceneFile("dam_break.json")) + " --set fluid.spacing=0.04",
+      {"checkpoint_000002.eddy", "different scene", "/fluid/spacing is 0.05 in the checkpoint, 0.04 here"});
+  expectRefused(dir, "--set solver=wcsph",
+                {"checkpoint_000002.eddy", "/solver is \"pbf\" in the checkpoint"});
+}
+
+TEST_F(CliResume, OtherEddyVersionIsRefused) {
+  const fs::path dir = interruptedRun();
+  const fs::path file = dir / "checkpoints" / "checkpoint_000002.eddy";
+  eddy::Checkpoint c = eddy::readCheckpoint(file.string());
+  c.eddyVersion = "0.0.9";
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << eddy::encodeCheckpoint(c);
+  expectRefused(dir, "", {"checkpoint_000002.eddy", "written by eddy 0.0.9", eddy::kVersion});
+}
+
+TEST_F(CliResume, TruncatedCheckpointIsRefused) {
+  const fs::path dir = interruptedRun();
+  const fs::path file = dir / "checkpoints" / "checkpoint_000002.eddy";
+  fs::resize_file(file, fs::file_size(file) - 100);
+  expectRefused(dir, "", {"checkpoint_000002.eddy", "truncated checkpoint"});
+}
+
+TEST_F(CliResume, CorruptedCheckpointIsRefused) {
+  const fs::path dir = interruptedRun();
+  const fs::path file = dir / "checkpoints" / "checkpoint_000002.eddy";
+  std::string bytes = readText(file);
+  bytes[bytes.size() / 2] = char(bytes[bytes.size() / 2] ^ 1);
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
+  expectRefused(dir, "", {"checkpoint_000002.eddy", "corrupted checkpoint"});
+}
+
+TEST_F(CliResume, StatisticsOfAnotherRunAreRefused) {
+  const fs::path dir = interruptedRun();
+  std::ofstream(dir / "stats.jsonl", std::ios::trunc) << "{\"frame\":0}\n";
+  expectRefused(dir, "", {"stats.jsonl", "holds 1 frames", "checkpoint_000002.eddy"});
+}
+
+TEST_F(CliResume, NothingLeftToSimulateIsRefused) {
+  const fs::path dir = interruptedRun();
+  expectRefused(dir, "--frames 2", {"checkpoint_000002.eddy", "nothing left to simulate"});
+}
+
+// a new run into a folder replaces its output, so the earlier run's checkpoints must not survive to be
+// resumed
+TEST_F(CliResume, NewRunDeletesCheckpointsOfAnEarlierRun) {
+  const fs::path dir = interruptedRun();
+  ASSERT_TRUE(fs::is_regular_file(dir / "checkpoints" / "checkpoint_000002.eddy"));
+  ASSERT_EQ(tinyRun(dir.string()).code, 0);
+  EXPECT_FALSE(fs::exists(dir / "checkpoints" / "checkpoint_000002.eddy"));
+  EXPECT_EQ(resume(dir).code, 2);
+}
+
+TEST_F(CliResume, ResumeAndOutTogetherAreAUsageError) {
+  const fs::path dir = interruptedRun();
+  const CliResult r = resume(dir, "--out elsewhere");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--resume"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "elsewhere"));
+  const CliResult zero = tinyRun((dir_ / "zero").string(), "--checkpoint-every 0");
+  EXPECT_EQ(zero.code, 2);
+  EXPECT_NE(zero.err.find("--checkpoint-every"), std::string::npos) << zero.err;
 }
 
 }  // namespace

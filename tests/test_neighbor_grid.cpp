@@ -18,7 +18,8 @@ using namespace eddy::cpu;
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
-constexpr const char* kId = "id";
+// the original index as a Real (the engine's own UInt32 attr::kId is not added here)
+constexpr const char* kId = "original_index";
 constexpr const char* kScratch = "scratch_marker";
 
 // the engine's own distance test, evaluated the same way (float difference, float dot)

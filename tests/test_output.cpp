@@ -34,6 +34,8 @@ HostParticles sampleParticles() {
     p.position.push_back({a, b, c});
     p.velocity.push_back({-b, c * 0.5f, a});
     p.density.push_back(1000.0f + float(i) * 0.01f);
+    // ids beyond 2^24 (where a float slot would round them) and at the top of the range
+    p.id.push_back(i % 3 == 0 ? 0xffffffffu - std::uint32_t(i) : (1u << 24) + std::uint32_t(i));
   }
   return p;
 }
@@ -187,17 +189,21 @@ TEST(OutputPly, RoundTripsExactly) {
                                              "property float vx",
                                              "property float vy",
                                              "property float vz",
-                                             "property float density"};
+                                             "property float density",
+                                             "property uint id"};
   EXPECT_EQ(lines, expected);
 
   const std::size_t body = headerEnd + end.size();
-  ASSERT_EQ(bytes.size() - body, p.size() * 7 * 4);
+  ASSERT_EQ(bytes.size() - body, p.size() * 8 * 4);
   for (std::size_t i = 0; i < p.size(); ++i) {
     float v[7];
-    std::memcpy(v, bytes.data() + body + i * 28, 28);
+    std::memcpy(v, bytes.data() + body + i * 32, 28);
     const float want[7] = {p.position[i].x, p.position[i].y, p.position[i].z, p.velocity[i].x,
                            p.velocity[i].y, p.velocity[i].z, p.density[i]};
     for (int k = 0; k < 7; ++k) EXPECT_TRUE(sameBits(v[k], want[k])) << "particle " << i << " field " << k;
+    std::uint32_t id;
+    std::memcpy(&id, bytes.data() + body + i * 32 + 28, 4);
+    EXPECT_EQ(id, p.id[i]) << "particle " << i;
   }
 }
 
@@ -212,6 +218,10 @@ TEST(OutputPly, MismatchedArraysAreRejected) {
   p.density.pop_back();
   EXPECT_THROW(encodePly(p), RuntimeFailure);
   EXPECT_THROW(encodeVtu(p), RuntimeFailure);
+  HostParticles q = sampleParticles();
+  q.id.pop_back();
+  EXPECT_THROW(encodePly(q), RuntimeFailure);
+  EXPECT_THROW(encodeVtu(q), RuntimeFailure);
 }
 
 TEST(OutputVtu, WellFormedAndDecodesExactly) {
@@ -233,28 +243,34 @@ TEST(OutputVtu, WellFormedAndDecodesExactly) {
   EXPECT_EQ(attribute(piece, "NumberOfCells"), std::to_string(n));
 
   auto arrays = parseVtu(xml);
-  ASSERT_EQ(arrays.size(), 6u);
-  for (const char* name : {"Points", "velocity", "density", "connectivity", "offsets", "types"})
+  ASSERT_EQ(arrays.size(), 7u);
+  for (const char* name : {"Points", "velocity", "density", "id", "connectivity", "offsets", "types"})
     ASSERT_TRUE(arrays.count(name)) << name;
   EXPECT_EQ(attribute(arrays["Points"].tag, "type"), "Float32");
   EXPECT_EQ(attribute(arrays["Points"].tag, "NumberOfComponents"), "3");
   EXPECT_EQ(attribute(arrays["velocity"].tag, "NumberOfComponents"), "3");
   EXPECT_EQ(attribute(arrays["connectivity"].tag, "type"), "Int64");
   EXPECT_EQ(attribute(arrays["types"].tag, "type"), "UInt8");
+  EXPECT_EQ(attribute(arrays["id"].tag, "type"), "UInt32");
+  EXPECT_EQ(attribute(arrays["id"].tag, "NumberOfComponents"), "1");
   // Points must sit inside <Points>, point data inside <PointData>
   EXPECT_LT(xml.find("<Points>"), xml.find("Name=\"Points\""));
   EXPECT_LT(xml.find("<PointData"), xml.find("Name=\"velocity\""));
   EXPECT_LT(xml.find("Name=\"density\""), xml.find("</PointData>"));
+  EXPECT_LT(xml.find("<PointData"), xml.find("Name=\"id\""));
+  EXPECT_LT(xml.find("Name=\"id\""), xml.find("</PointData>"));
 
   auto points = decodeArray<float>(arrays["Points"]);
   auto velocity = decodeArray<float>(arrays["velocity"]);
   auto density = decodeArray<float>(arrays["density"]);
+  auto ids = decodeArray<std::uint32_t>(arrays["id"]);
   auto connectivity = decodeArray<std::int64_t>(arrays["connectivity"]);
   auto offsets = decodeArray<std::int64_t>(arrays["offsets"]);
   auto types = decodeArray<std::uint8_t>(arrays["types"]);
   ASSERT_EQ(points.size(), 3 * n);
   ASSERT_EQ(velocity.size(), 3 * n);
   ASSERT_EQ(density.size(), n);
+  ASSERT_EQ(ids.size(), n);
   ASSERT_EQ(connectivity.size(), n);
   ASSERT_EQ(offsets.size(), n);
   ASSERT_EQ(types.size(), n);
@@ -266,6 +282,7 @@ TEST(OutputVtu, WellFormedAndDecodesExactly) {
     EXPECT_TRUE(sameBits(velocity[3 * i + 1], p.velocity[i].y)) << i;
     EXPECT_TRUE(sameBits(velocity[3 * i + 2], p.velocity[i].z)) << i;
     EXPECT_TRUE(sameBits(density[i], p.density[i])) << i;
+    EXPECT_EQ(ids[i], p.id[i]) << i;
     EXPECT_EQ(connectivity[i], std::int64_t(i));
     EXPECT_EQ(offsets[i], std::int64_t(i + 1));
     EXPECT_EQ(types[i], 1);  // VTK_VERTEX
@@ -280,6 +297,7 @@ TEST(OutputVtu, Base64PaddingForEveryRemainder) {
       p.position.push_back({float(i), 2.0f, -1.0f});
       p.velocity.push_back({0.5f, float(-i), 0.0f});
       p.density.push_back(999.5f);
+      p.id.push_back(std::uint32_t(i));
     }
     auto arrays = parseVtu(encodeVtu(p));
     auto types = decodeArray<std::uint8_t>(arrays["types"]);

@@ -18,9 +18,10 @@ void writeFileAtomic(const std::string& path, const std::string& bytes);
 // Checks that dir exists or can be created and is writable; throws InputError naming dir otherwise.
 void prepareOutputDir(const std::string& dir);
 
-// binary little-endian PLY with float x y z vx vy vz density
+// binary little-endian PLY with float x y z vx vy vz density and uint id
 std::string encodePly(const HostParticles& p);
-// VTK XML unstructured grid (.vtu), points with velocity and density point data, base64-encoded binary
+// VTK XML unstructured grid (.vtu), points with velocity, density and id (UInt32) point data,
+// base64-encoded binary
 std::string encodeVtu(const HostParticles& p);
 
 // "particles_000120.ply" (format "ply" or "vtk" -> ".vtu")
@@ -30,10 +31,11 @@ std::string particleFileName(int frame, const std::string& format);
 // kinetic_energy, bounds_min, bounds_max, max_speed, substeps, held_in
 std::string statsJsonLine(const FrameStats& s);
 
-// Appends frames to DIR/stats.jsonl; the whole file is rewritten atomically after each frame.
+// Appends frames to DIR/stats.jsonl; the whole file is rewritten atomically after each frame. `kept`:
+// lines that stay in front of the new ones (the frames up to a checkpoint, when a run is resumed).
 class StatsWriter {
  public:
-  explicit StatsWriter(std::string path);
+  explicit StatsWriter(std::string path, std::string kept = "");
   void append(const FrameStats& s);
 
  private:

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace eddy {
@@ -32,7 +33,45 @@ struct HostParticles {
   std::vector<Vec3> position;
   std::vector<Vec3> velocity;
   std::vector<Real> density;
+  // persistent particle id: 0, 1, 2, ... in emission order over the whole run (volume emitters at set-up in
+  // scene order, then nozzle particles as they are released); follows its particle through every sort, so
+  // renderers can match particles across frames (motion blur, trails)
+  std::vector<std::uint32_t> id;
   std::size_t size() const { return position.size(); }
+};
+
+// element type of a particle attribute: both are 32 bits wide, so the engine stores and moves them alike
+enum class AttributeType : std::uint32_t { Float32 = 0, UInt32 = 1 };
+
+// one persistent particle attribute, host copy: size * components elements of 4 bytes, raw
+struct AttributeState {
+  std::string name;
+  int components = 1;
+  AttributeType type = AttributeType::Float32;
+  std::string bytes;
+};
+
+// what a nozzle emitter carries from one substep to the next (see src/emitters/nozzle_emitter.h)
+struct NozzleState {
+  double nextRelease = 0;    // s, time of the next layer
+  bool started = false;      // whether the first layer has been scheduled
+  double rateCarry = 0;      // fractional particles owed by the rate
+  std::uint64_t cursor = 0;  // next point of the shuffled layer, when the rate thins layers
+  std::int64_t emitted = 0;  // particles released so far
+};
+
+// Everything a simulation carries between frames that is not derived from the scene: enough for a fresh
+// simulation of the same scene to continue where this one stopped, bit for bit on the same backend (the
+// layout is the same on both, so a state also moves between CPU and GPU, which differ by round-off).
+struct SimulationState {
+  int frame = 0;
+  double time = 0;
+  std::int64_t substeps = 0;
+  std::int64_t particles = 0;
+  std::uint32_t nextId = 0;                // id of the next particle to be emitted
+  std::vector<AttributeState> attributes;  // every persistent attribute, in the simulation's order
+  std::string solver;                      // the solver's own state, opaque (Solver::saveState)
+  std::vector<NozzleState> nozzles;        // one per nozzle emitter, in scene order
 };
 
 class Simulation {
@@ -46,6 +85,12 @@ class Simulation {
 
   virtual FrameStats stats() = 0;
   virtual void copyParticles(HostParticles& out) = 0;
+
+  // Between frames only (not inside advanceFrame): the whole state, copied to the host, and back. A
+  // simulation built from the same scene and given this state continues exactly as this one would.
+  // restoreState throws InputError when the state does not fit the scene (attributes, sizes, emitters).
+  virtual SimulationState saveState() = 0;
+  virtual void restoreState(const SimulationState& state) = 0;
 
   virtual const SceneDesc& scene() const = 0;
   virtual Backend backend() const = 0;

@@ -87,6 +87,27 @@ void NozzleEmitter::emit(Real time, Real dt, EmittedParticles& out) {
   }
 }
 
+NozzleState NozzleEmitter::state() const {
+  return NozzleState{nextRelease_, started_, rateCarry_, std::uint64_t(cursor_), std::int64_t(emitted_)};
+}
+
+void NozzleEmitter::checkState(const NozzleState& s) const {
+  if (layer_.empty() || s.cursor >= layer_.size() || s.emitted < 0 || s.emitted > desc_.maxParticles)
+    throw InputError("nozzle emitter: saved state (cursor " + std::to_string(s.cursor) + ", " +
+                     std::to_string(s.emitted) + " emitted) does not fit this nozzle (" +
+                     std::to_string(layer_.size()) + " points per layer, at most " +
+                     std::to_string(desc_.maxParticles) + " particles)");
+}
+
+void NozzleEmitter::restore(const NozzleState& s) {
+  checkState(s);
+  nextRelease_ = s.nextRelease;
+  started_ = s.started;
+  rateCarry_ = s.rateCarry;
+  cursor_ = std::size_t(s.cursor);
+  emitted_ = s.emitted;
+}
+
 EmittedParticles NozzleEmitter::emit(Real time, Real dt) {
   EmittedParticles out;
   emit(time, dt, out);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <eddy/scene.h>
+#include <eddy/simulation.h>
 #include <eddy/vec3.h>
 
 #include <vector>
@@ -29,6 +30,12 @@ class NozzleEmitter {
   void emit(Real time, Real dt, EmittedParticles& out);
 
   long long emitted() const { return emitted_; }
+  // everything that changes from one call to the next (checkpoints); the layer and its shuffled order
+  // follow from the scene (the seed is drawn from only in the constructor)
+  NozzleState state() const;
+  // throws InputError when s cannot come from this nozzle (cursor beyond the layer, too many emitted)
+  void checkState(const NozzleState& s) const;
+  void restore(const NozzleState& s);
   // points in one full layer, and the largest rate the disc can hold (particles per second)
   int layerSize() const { return static_cast<int>(layer_.size()); }
   double maxRate() const;

@@ -12,8 +12,8 @@ namespace eddy {
 namespace {
 
 void checkSizes(const HostParticles& p) {
-  if (p.velocity.size() != p.size() || p.density.size() != p.size())
-    throw RuntimeFailure("particle output: position, velocity and density arrays differ in size");
+  if (p.velocity.size() != p.size() || p.density.size() != p.size() || p.id.size() != p.size())
+    throw RuntimeFailure("particle output: position, velocity, density and id arrays differ in size");
 }
 
 // explicit byte order, so the files are the same whatever the host
@@ -86,8 +86,9 @@ std::string encodePly(const HostParticles& p) {
       "property float vy\n"
       "property float vz\n"
       "property float density\n"
+      "property uint id\n"
       "end_header\n";
-  out.reserve(out.size() + p.size() * 7 * 4);
+  out.reserve(out.size() + p.size() * 8 * 4);
   for (std::size_t i = 0; i < p.size(); ++i) {
     const Vec3 x = p.position[i], v = p.velocity[i];
     putF32(out, x.x);
@@ -97,6 +98,7 @@ std::string encodePly(const HostParticles& p) {
     putF32(out, v.y);
     putF32(out, v.z);
     putF32(out, p.density[i]);
+    putU32(out, p.id[i]);
   }
   return out;
 }
@@ -106,10 +108,11 @@ std::string encodeVtu(const HostParticles& p) {
   const std::size_t n = p.size();
   const std::string count = std::to_string(n);
 
-  std::string points, velocity, density, connectivity, offsets, types;
+  std::string points, velocity, density, id, connectivity, offsets, types;
   points.reserve(n * 12);
   velocity.reserve(n * 12);
   density.reserve(n * 4);
+  id.reserve(n * 4);
   connectivity.reserve(n * 8);
   offsets.reserve(n * 8);
   types.reserve(n);
@@ -122,6 +125,7 @@ std::string encodeVtu(const HostParticles& p) {
     putF32(velocity, v.y);
     putF32(velocity, v.z);
     putF32(density, p.density[i]);
+    putU32(id, p.id[i]);
     // one VTK_VERTEX cell per particle: without cells ParaView shows nothing
     putU64(connectivity, i);
     putU64(offsets, i + 1);
@@ -129,7 +133,7 @@ std::string encodeVtu(const HostParticles& p) {
   }
 
   std::string out;
-  out.reserve(512 + (n * 45 + 6 * 8) * 4 / 3 + 64);
+  out.reserve(512 + (n * 49 + 7 * 8) * 4 / 3 + 64);
   out +=
       "<?xml version=\"1.0\"?>\n"
       "<VTKFile type=\"UnstructuredGrid\" version=\"0.1\" byte_order=\"LittleEndian\" "
@@ -141,6 +145,7 @@ std::string encodeVtu(const HostParticles& p) {
       "      <PointData Scalars=\"density\" Vectors=\"velocity\">\n";
   appendDataArray(out, "type=\"Float32\" Name=\"velocity\" NumberOfComponents=\"3\"", velocity);
   appendDataArray(out, "type=\"Float32\" Name=\"density\" NumberOfComponents=\"1\"", density);
+  appendDataArray(out, "type=\"UInt32\" Name=\"id\" NumberOfComponents=\"1\"", id);
   out +=
       "      </PointData>\n"
       "      <Points>\n";

@@ -47,7 +47,8 @@ std::string statsJsonLine(const FrameStats& s) {
   return j.dump();
 }
 
-StatsWriter::StatsWriter(std::string path) : path_(std::move(path)) {}
+StatsWriter::StatsWriter(std::string path, std::string kept)
+    : path_(std::move(path)), text_(std::move(kept)) {}
 
 void StatsWriter::append(const FrameStats& s) {
   text_ += statsJsonLine(s);

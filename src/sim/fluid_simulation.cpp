@@ -67,6 +67,8 @@ FluidSimulation::FluidSimulation(const SceneDesc& scene) : scene_(scene) {
   particles_.addAttribute(attr::kPosition, 3);
   particles_.addAttribute(attr::kVelocity, 3);
   particles_.addAttribute(attr::kDensity, 1);
+  // ids count from 0 in emission order: the volume emitters below, then the nozzles (append assigns them)
+  particles_.addAttribute(attr::kId, 1, true, AttributeType::UInt32);
   // room for what the nozzles will add, so the step loop does not allocate
   particles_.reserve(Index(budget));
   StepContext ctx = context();
@@ -223,12 +225,72 @@ void FluidSimulation::copyParticles(HostParticles& out) {
   out.position.resize(n);
   out.velocity.resize(n);
   out.density.resize(n);
+  out.id.resize(n);
   copyBytes(Device::Host, out.position.data(), kDevice, particles_.vec3(attr::kPosition).data,
             n * sizeof(Vec3));
   copyBytes(Device::Host, out.velocity.data(), kDevice, particles_.vec3(attr::kVelocity).data,
             n * sizeof(Vec3));
   copyBytes(Device::Host, out.density.data(), kDevice, particles_.real(attr::kDensity).data,
             n * sizeof(Real));
+  copyBytes(Device::Host, out.id.data(), kDevice, particles_.uint32(attr::kId).data,
+            n * sizeof(std::uint32_t));
+}
+
+SimulationState FluidSimulation::saveState() {
+  SimulationState s;
+  s.frame = frame_;
+  s.time = time_;
+  s.substeps = substeps_;
+  s.particles = particles_.size();
+  s.nextId = particles_.nextId();
+  // scratch attributes are recomputed every substep before they are read; only persistent ones carry state
+  for (const ParticleSet::Info& a : particles_.attributes())
+    if (a.persistent) s.attributes.push_back({a.name, a.components, a.type, particles_.download(a.name)});
+  StepContext ctx = context();
+  s.solver = solver_->saveState(ctx);
+  for (const NozzleEmitter& n : nozzles_) s.nozzles.push_back(n.state());
+  return s;
+}
+
+void FluidSimulation::restoreState(const SimulationState& s) {
+  // every check first, so that a state that does not fit leaves this simulation as it was
+  auto fail = [](const std::string& what) {
+    throw InputError("the saved state does not fit the scene: " + what);
+  };
+  if (s.particles < 0 || s.particles > particles_.capacity())
+    fail(std::to_string(s.particles) + " particles, but the scene's emitters make at most " +
+         std::to_string(particles_.capacity()));
+  if (s.nozzles.size() != nozzles_.size())
+    fail(std::to_string(s.nozzles.size()) + " nozzle emitters saved, the scene has " +
+         std::to_string(nozzles_.size()));
+  for (std::size_t k = 0; k < nozzles_.size(); ++k) nozzles_[k].checkState(s.nozzles[k]);
+  std::vector<const AttributeState*> saved;
+  for (const ParticleSet::Info& a : particles_.attributes()) {
+    if (!a.persistent) continue;
+    auto it = std::find_if(s.attributes.begin(), s.attributes.end(),
+                           [&](const AttributeState& b) { return b.name == a.name; });
+    if (it == s.attributes.end()) fail("no particle attribute '" + a.name + "'");
+    if (it->components != a.components || it->type != a.type ||
+        it->bytes.size() != std::size_t(s.particles) * a.components * sizeof(Real))
+      fail("particle attribute '" + a.name + "' has " + std::to_string(it->components) + " components of " +
+           (it->type == AttributeType::UInt32 ? "UInt32" : "Float32") + " in " +
+           std::to_string(it->bytes.size()) + " bytes; " + std::to_string(a.components) + " of " +
+           (a.type == AttributeType::UInt32 ? "UInt32" : "Float32") + " expected");
+    saved.push_back(&*it);
+  }
+  if (saved.size() != s.attributes.size())
+    fail(std::to_string(s.attributes.size()) + " particle attributes saved, " + std::to_string(saved.size()) +
+         " expected");
+  StepContext ctx = context();
+  solver_->restoreState(ctx, s.solver);  // checks its bytes before it changes anything
+
+  particles_.restore(Index(s.particles), s.nextId);
+  for (const AttributeState* a : saved) particles_.upload(a->name, a->bytes);
+  for (std::size_t k = 0; k < nozzles_.size(); ++k) nozzles_[k].restore(s.nozzles[k]);
+  frame_ = s.frame;
+  time_ = s.time;
+  substeps_ = s.substeps;
+  heldInAtFrameStart_ = solver_->heldInCount();
 }
 
 std::size_t FluidSimulation::deviceMemoryBytes() const {

@@ -21,6 +21,8 @@ class FluidSimulation final : public Simulation {
   void advanceSubstep(Real dt) override;
   FrameStats stats() override;
   void copyParticles(HostParticles& out) override;
+  SimulationState saveState() override;
+  void restoreState(const SimulationState& state) override;
 
   const SceneDesc& scene() const override { return scene_; }
   Backend backend() const override { return kBackend; }

@@ -6,7 +6,7 @@
 
 namespace eddy::EDDY_NS {
 
-void ParticleSet::addAttribute(const std::string& name, int components, bool persistent) {
+void ParticleSet::addAttribute(const std::string& name, int components, bool persistent, AttributeType type) {
   if (has(name)) return;
   if (components < 1 || components > kMaxComponents)
     throw RuntimeFailure("particle attribute '" + name + "': 1 to " + std::to_string(kMaxComponents) +
@@ -15,6 +15,7 @@ void ParticleSet::addAttribute(const std::string& name, int components, bool per
   a.name = name;
   a.components = components;
   a.persistent = persistent;
+  a.type = type;
   a.data = Buffer<Real>(kDevice, std::size_t(capacity_) * components);
   a.data.fillZero();
   attributes_.push_back(std::move(a));
@@ -25,32 +26,50 @@ bool ParticleSet::has(const std::string& name) const {
                      [&](const Attribute& a) { return a.name == name; });
 }
 
-const ParticleSet::Attribute& ParticleSet::find(const std::string& name, int components) const {
+const ParticleSet::Attribute& ParticleSet::find(const std::string& name) const {
   for (const Attribute& a : attributes_)
-    if (a.name == name) {
-      if (a.components != components)
-        throw RuntimeFailure("particle attribute '" + name + "' has " + std::to_string(a.components) +
-                             " components, not " + std::to_string(components));
-      return a;
-    }
+    if (a.name == name) return a;
   throw RuntimeFailure("no particle attribute named '" + name + "'");
 }
 
-View<Real> ParticleSet::real(const std::string& name) const { return find(name, 1).data.view(size_); }
+const ParticleSet::Attribute& ParticleSet::find(const std::string& name, int components,
+                                                AttributeType type) const {
+  const Attribute& a = find(name);
+  if (a.components != components)
+    throw RuntimeFailure("particle attribute '" + name + "' has " + std::to_string(a.components) +
+                         " components, not " + std::to_string(components));
+  if (a.type != type)
+    throw RuntimeFailure("particle attribute '" + name + "' is " +
+                         (a.type == AttributeType::UInt32 ? "UInt32" : "Float32") + ", not " +
+                         (type == AttributeType::UInt32 ? "UInt32" : "Float32"));
+  return a;
+}
+
+View<Real> ParticleSet::real(const std::string& name) const {
+  return find(name, 1, AttributeType::Float32).data.view(size_);
+}
+
+View<std::uint32_t> ParticleSet::uint32(const std::string& name) const {
+  const Attribute& a = find(name, 1, AttributeType::UInt32);
+  static_assert(sizeof(std::uint32_t) == sizeof(Real), "UInt32 attributes share the 32-bit storage");
+  return {reinterpret_cast<std::uint32_t*>(a.data.data()), std::size_t(size_)};
+}
 
 View<Vec4> ParticleSet::vec4(const std::string& name) const {
-  const Attribute& a = find(name, 4);
+  const Attribute& a = find(name, 4, AttributeType::Float32);
   return {reinterpret_cast<Vec4*>(a.data.data()), std::size_t(size_)};
 }
 
-int ParticleSet::components(const std::string& name) const {
-  for (const Attribute& a : attributes_)
-    if (a.name == name) return a.components;
-  throw RuntimeFailure("no particle attribute named '" + name + "'");
+int ParticleSet::components(const std::string& name) const { return find(name).components; }
+
+std::vector<ParticleSet::Info> ParticleSet::attributes() const {
+  std::vector<Info> out;
+  for (const Attribute& a : attributes_) out.push_back({a.name, a.components, a.persistent, a.type});
+  return out;
 }
 
 View<Vec3> ParticleSet::vec3(const std::string& name) const {
-  const Attribute& a = find(name, 3);
+  const Attribute& a = find(name, 3, AttributeType::Float32);
   return {reinterpret_cast<Vec3*>(a.data.data()), std::size_t(size_)};
 }
 
@@ -70,13 +89,45 @@ void ParticleSet::append(const std::vector<Vec3>& position, const std::vector<Ve
   Index add = Index(position.size());
   if (add == 0) return;
   reserve(size_ + add);
-  const Attribute& p = find(attr::kPosition, 3);
-  const Attribute& v = find(attr::kVelocity, 3);
+  const Attribute& p = find(attr::kPosition, 3, AttributeType::Float32);
+  const Attribute& v = find(attr::kVelocity, 3, AttributeType::Float32);
   copyBytes(kDevice, p.data.data() + 3 * std::size_t(size_), Device::Host, position.data(),
             add * sizeof(Vec3));
   copyBytes(kDevice, v.data.data() + 3 * std::size_t(size_), Device::Host, velocity.data(),
             add * sizeof(Vec3));
+  Index first = size_;
   size_ += add;
+  if (has(attr::kId)) {
+    std::uint32_t* id = uint32(attr::kId).data;
+    std::uint32_t base = nextId_;
+    parallelFor(
+        add, EDDY_KERNEL(Index k) { id[first + k] = base + std::uint32_t(k); });
+    nextId_ += std::uint32_t(add);
+  }
+}
+
+std::string ParticleSet::download(const std::string& name) const {
+  const Attribute& a = find(name);
+  std::string bytes(std::size_t(size_) * a.components * sizeof(Real), '\0');
+  copyBytes(Device::Host, bytes.data(), kDevice, a.data.data(), bytes.size());
+  return bytes;
+}
+
+void ParticleSet::upload(const std::string& name, const std::string& bytes) {
+  const Attribute& a = find(name);
+  std::size_t expected = std::size_t(size_) * a.components * sizeof(Real);
+  if (bytes.size() != expected)
+    throw RuntimeFailure("particle attribute '" + name + "': " + std::to_string(bytes.size()) +
+                         " bytes given, " + std::to_string(expected) + " expected");
+  copyBytes(kDevice, a.data.data(), Device::Host, bytes.data(), bytes.size());
+}
+
+void ParticleSet::restore(Index size, std::uint32_t nextId) {
+  reserve(size);
+  // every attribute starts at zero, as after append
+  for (Attribute& a : attributes_) a.data.fillZero();
+  size_ = size;
+  nextId_ = nextId;
 }
 
 namespace {
@@ -116,7 +167,8 @@ void ParticleSet::reorder(View<const std::uint32_t> order) {
           Real* dst = set.dst[a];
           int c = set.components[a];
           if (c == 1) {
-            dst[i] = src[j];
+            // as 32-bit words: the bits of an integer attribute (ids) move unchanged
+            reinterpret_cast<std::uint32_t*>(dst)[i] = reinterpret_cast<const std::uint32_t*>(src)[j];
           } else if (c == 3) {
             dst[3 * std::size_t(i) + 0] = src[3 * j + 0];
             dst[3 * std::size_t(i) + 1] = src[3 * j + 1];

@@ -1,7 +1,11 @@
-// Structure-of-arrays particle storage with named attributes. Every attribute is one array of Real with
-// 1 to 16 interleaved components (a scalar, a Vec3, a Vec4, a 3x3 matrix, four Vec4...); solvers and
-// exporters find them by name.
+// Structure-of-arrays particle storage with named attributes. Every attribute is one array of 32-bit
+// elements with 1 to 16 interleaved components (a scalar, a Vec3, a Vec4, a 3x3 matrix, four Vec4...);
+// solvers and exporters find them by name. Elements are Real (Float32) or std::uint32_t (UInt32, the
+// particle id): the type is checked by the accessors, and the reorder moves 32-bit words without looking
+// at them, so integers stay exact (a float slot would round ids above 2^24).
 #pragma once
+
+#include <eddy/simulation.h>
 
 #include <string>
 #include <vector>
@@ -14,6 +18,8 @@ namespace attr {
 inline constexpr const char* kPosition = "position";
 inline constexpr const char* kVelocity = "velocity";
 inline constexpr const char* kDensity = "density";
+// UInt32: 0, 1, 2, ... in the order particles were appended over the whole run (see append)
+inline constexpr const char* kId = "id";
 }  // namespace attr
 
 class ParticleSet {
@@ -23,29 +29,52 @@ class ParticleSet {
 
   // persistent attributes carry state between substeps and follow the particles when they are sorted;
   // scratch attributes are recomputed every substep and are not moved
-  void addAttribute(const std::string& name, int components, bool persistent = true);
+  void addAttribute(const std::string& name, int components, bool persistent = true,
+                    AttributeType type = AttributeType::Float32);
   bool has(const std::string& name) const;
 
   View<Real> real(const std::string& name) const;
   View<Vec3> vec3(const std::string& name) const;
   View<Vec4> vec4(const std::string& name) const;
+  View<std::uint32_t> uint32(const std::string& name) const;
   // any plain struct of Reals whose size is the attribute's components (Mat3: 9, Vec4[4]: 16)
   template <class T>
   View<T> array(const std::string& name) const {
     static_assert(sizeof(T) % sizeof(Real) == 0, "an attribute element is a whole number of Reals");
-    const Attribute& a = find(name, int(sizeof(T) / sizeof(Real)));
+    const Attribute& a = find(name, int(sizeof(T) / sizeof(Real)), AttributeType::Float32);
     return {reinterpret_cast<T*>(a.data.data()), std::size_t(size_)};
   }
   int components(const std::string& name) const;
+
+  struct Info {
+    std::string name;
+    int components = 1;
+    bool persistent = true;
+    AttributeType type = AttributeType::Float32;
+  };
+  // every attribute, in the order they were added
+  std::vector<Info> attributes() const;
 
   Index size() const { return size_; }
   Index capacity() const { return capacity_; }
   // grows storage (keeping contents) to hold at least n particles; growth is geometric
   void reserve(Index n);
-  // appends particles; other attributes of the new particles start at zero
+  // appends particles; with an attr::kId attribute they get the ids nextId(), nextId() + 1, ...; other
+  // attributes of the new particles start at zero. Runs in the step loop (nozzles): no allocation once
+  // the capacity is reserved.
   void append(const std::vector<Vec3>& position, const std::vector<Vec3>& velocity);
   // gathers every persistent attribute by order (new index i takes old particle order[i])
   void reorder(View<const std::uint32_t> order);
+
+  // the id the next appended particle gets
+  std::uint32_t nextId() const { return nextId_; }
+
+  // Checkpoints (between frames, not in the step loop): the raw bytes of one attribute's first size()
+  // elements, and back; restore() sets the particle count and the next id, after which every persistent
+  // attribute must be uploaded (the others are scratch and start at zero).
+  std::string download(const std::string& name) const;
+  void upload(const std::string& name, const std::string& bytes);
+  void restore(Index size, std::uint32_t nextId);
 
   std::size_t bytes() const;
   std::vector<std::string> names() const;
@@ -55,14 +84,17 @@ class ParticleSet {
     std::string name;
     int components = 1;
     bool persistent = true;
-    Buffer<Real> data;
+    AttributeType type = AttributeType::Float32;
+    Buffer<Real> data;  // 32-bit words; UInt32 attributes are read through uint32()
   };
-  const Attribute& find(const std::string& name, int components) const;
+  const Attribute& find(const std::string& name, int components, AttributeType type) const;
+  const Attribute& find(const std::string& name) const;
 
   std::vector<Attribute> attributes_;
   Buffer<Real> scratch_[kMaxPersistent];  // reorder scratch, one per persistent attribute
   Index size_ = 0;
   Index capacity_ = 0;
+  std::uint32_t nextId_ = 0;
 };
 
 }  // namespace eddy::EDDY_NS

@@ -1,5 +1,7 @@
 #include "solvers/solver.h"
 
+#include <eddy/error.h>
+
 #include "solvers/fluid_common.h"
 
 namespace eddy::EDDY_NS {
@@ -16,6 +18,12 @@ void Solver::densityErrors(StepContext& ctx, Real* out) {
   Real rho0 = ctx.scene.fluid.restDensity;
   parallelFor(
       ctx.particles.size(), EDDY_KERNEL(Index i) { out[i] = fmaxf(rho[i] / rho0 - 1, Real(0)); });
+}
+
+void Solver::restoreState(StepContext& ctx, const std::string& bytes) {
+  if (!bytes.empty())
+    throw InputError(std::string("solver '") + name() + "' keeps no state between substeps, but " +
+                     std::to_string(bytes.size()) + " bytes of it were given");
 }
 
 }  // namespace eddy::EDDY_NS

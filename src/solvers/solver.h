@@ -67,6 +67,14 @@ class Solver {
   virtual int neighborCap() const { return 0; }
   // device memory the solver holds beyond particle attributes (grids, tables)
   virtual std::size_t deviceBytes() const { return 0; }
+
+  // Checkpoints, between frames: what the solver carries from one substep to the next beyond the
+  // persistent particle attributes and the scene (counters, a grid read before it is rewritten), as
+  // opaque bytes. restoreState takes the bytes of saveState on a solver set up for the same scene; it
+  // checks them before changing anything and throws InputError when they do not fit. Stateless solvers
+  // (PBF, WCSPH: everything they keep is recomputed each substep) save nothing.
+  virtual std::string saveState(StepContext& ctx) { return {}; }
+  virtual void restoreState(StepContext& ctx, const std::string& bytes);
 };
 
 using SolverFactory = std::unique_ptr<Solver> (*)(const SceneDesc& scene);

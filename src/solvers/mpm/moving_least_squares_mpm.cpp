@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <string>
 
 #include "solvers/fluid_common.h"
 
@@ -448,6 +450,29 @@ std::int64_t MovingLeastSquaresMpm::heldInCount() {
   unsigned long long count = 0;
   heldIn_.download(&count, 1);
   return std::int64_t(count);
+}
+
+// layout: the held-in count (8 bytes), then every grid node (Vec4: velocity and mass)
+std::string MovingLeastSquaresMpm::saveState(StepContext& ctx) {
+  unsigned long long held = 0;
+  heldIn_.download(&held, 1);
+  View<Vec4> nodes = grid_.nodes();
+  std::string bytes(sizeof held + nodes.size * sizeof(Vec4), '\0');
+  std::memcpy(bytes.data(), &held, sizeof held);
+  copyBytes(Device::Host, bytes.data() + sizeof held, kDevice, nodes.data, nodes.size * sizeof(Vec4));
+  return bytes;
+}
+
+void MovingLeastSquaresMpm::restoreState(StepContext& ctx, const std::string& bytes) {
+  View<Vec4> nodes = grid_.nodes();
+  unsigned long long held = 0;
+  std::size_t expected = sizeof held + nodes.size * sizeof(Vec4);
+  if (bytes.size() != expected)
+    throw InputError("MPM solver state of " + std::to_string(bytes.size()) + " bytes, but a grid of " +
+                     std::to_string(nodes.size) + " nodes needs " + std::to_string(expected));
+  std::memcpy(&held, bytes.data(), sizeof held);
+  heldIn_.upload(&held, 1);
+  copyBytes(kDevice, nodes.data, Device::Host, bytes.data() + sizeof held, nodes.size * sizeof(Vec4));
 }
 
 std::size_t MovingLeastSquaresMpm::deviceBytes() const {

@@ -76,6 +76,10 @@ class MovingLeastSquaresMpm final : public Solver {
   std::int64_t heldInCount() override;
   bool usesNeighborGrid() const override { return false; }
   std::size_t deviceBytes() const override;
+  // the held-in counter, and the grid nodes of the last update: the next substep's CFL condition reads
+  // their fastest velocity before the transfer rewrites them
+  std::string saveState(StepContext& ctx) override;
+  void restoreState(StepContext& ctx, const std::string& bytes) override;
 
   // stages of one substep, in order (public so that CUDA lambdas may live in them, and for tests)
   void bin(StepContext& ctx);
