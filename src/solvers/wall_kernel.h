@@ -13,6 +13,36 @@
 
 namespace eddy {
 
+// The distinct walls near one particle: distance and unit normal (toward the fluid) of each. A face whose
+// normal is within about 8 degrees of a kept one is the same wall; the nearer of the two stays. Held in
+// registers (fixed size, loops unrolled); beyond kMax distinct walls the farthest is dropped.
+struct WallFaces {
+  static constexpr int kMax = 4;
+  static constexpr Real kSameWall = Real(0.99);  // cosine between normals of one wall
+  Real distance[kMax];
+  Vec3 normal[kMax];
+  int count = 0;
+
+  EDDY_HD void add(Real d, Vec3 n) {
+    int farthest = 0;
+    EDDY_UNROLL
+    for (int k = 0; k < kMax; ++k) {
+      if (k >= count) break;
+      if (dot(normal[k], n) > kSameWall) {
+        if (d < distance[k]) distance[k] = d, normal[k] = n;
+        return;
+      }
+      if (distance[k] > distance[farthest]) farthest = k;
+    }
+    EDDY_UNROLL
+    for (int k = 0; k < kMax; ++k) {
+      bool slot = count < kMax ? k == count : (k == farthest && d < distance[k]);
+      if (slot) distance[k] = d, normal[k] = n;
+    }
+    if (count < kMax) ++count;
+  }
+};
+
 struct WallKernel {
   static constexpr int kSamples = 32;
   Real fraction[kSamples + 1];  // F(d): poly6 mass beyond a wall at distance d, d = 0..h
@@ -57,48 +87,51 @@ struct WallKernel {
     return table[i] * (1 - f) + table[i + 1] * f;
   }
 
-  // sums over colliders: the kernel mass beyond the walls and the integral of grad W over them
+  // The kernel mass beyond the walls and the integral of grad W over them, over every collider. Each
+  // collider within h gives the nearby faces of its surface (a box container up to three, any other shape
+  // its nearest one). Faces that face the same way are one wall counted once, at the nearer distance: a
+  // plane laid on the domain floor, or a box standing on it, must not double the floor. Different walls
+  // (a floor and a side wall at a corner) overlap beyond the particle, and treating them as independent
+  // (exact for a separable kernel) gives beyond = 1 - prod(1 - F_f), and its gradient by the product rule.
   EDDY_HD void accumulate(const ColliderData* cs, int n, Vec3 x, Real t, Real& massFraction,
                           Vec3& gradW) const {
+    WallFaces faces;
     for (int c = 0; c < n; ++c) {
       if (cs[c].kind == ShapeKind::Box && cs[c].container) {
-        accumulateBoxFaces(cs[c], x, t, massFraction, gradW);
+        addBoxFaces(cs[c], x, t, faces);
         continue;
       }
       Vec3 nrm;
       Real d = signedDistance(cs[c], x, t, &nrm);
-      if (d >= h) continue;
-      massFraction += lookup(fraction, d);
-      gradW -= nrm * lookup(gradient, d);
+      if (d < h) faces.add(d, nrm);
     }
-  }
-
-  // Inside a tank every face near the particle counts, not only the nearest one. Near an edge or a corner
-  // the regions beyond two faces overlap; treating the faces as independent (exact for a separable
-  // kernel) gives beyond = 1 - prod(1 - F_f), and its gradient by the product rule.
-  EDDY_HD void accumulateBoxFaces(const ColliderData& c, Vec3 x, Real t, Real& massFraction,
-                                  Vec3& gradW) const {
-    Quat q = colliderOrientation(c, t);
-    Vec3 local = toLocal(c, q, x - colliderCenter(c, t));
     Real inside = 1;  // prod (1 - F_f)
     Vec3 grad{};      // sum_f grad_f prod_{g != f} (1 - F_g), built incrementally
-    // axes one by one with scalars: an array indexed by the axis would live in GPU local memory
-    addFacePair(local.x, c.halfExtents.x, toWorld(c, q, Vec3{1, 0, 0}), inside, grad);
-    addFacePair(local.y, c.halfExtents.y, toWorld(c, q, Vec3{0, 1, 0}), inside, grad);
-    addFacePair(local.z, c.halfExtents.z, toWorld(c, q, Vec3{0, 0, 1}), inside, grad);
+    EDDY_UNROLL
+    for (int k = 0; k < WallFaces::kMax; ++k) {
+      if (k >= faces.count) break;
+      Real d = faces.distance[k];
+      Real f = lookup(fraction, d);
+      grad = grad * (1 - f) - faces.normal[k] * (lookup(gradient, d) * inside);
+      inside *= 1 - f;
+    }
     massFraction += 1 - inside;
     gradW += grad;
   }
 
-  // the low and high faces along one box axis; their normals point into the tank
-  EDDY_HD void addFacePair(Real p, Real halfExtent, Vec3 axis, Real& inside, Vec3& grad) const {
-    Real dLow = p + halfExtent, dHigh = halfExtent - p;
-    if (dLow < h) addFace(lookup(fraction, dLow), axis * -lookup(gradient, dLow), inside, grad);
-    if (dHigh < h) addFace(lookup(fraction, dHigh), axis * lookup(gradient, dHigh), inside, grad);
+  // the faces of a box container within h of x; their normals point into the tank
+  EDDY_HD void addBoxFaces(const ColliderData& c, Vec3 x, Real t, WallFaces& faces) const {
+    Quat q = colliderOrientation(c, t);
+    Vec3 local = toLocal(c, q, x - colliderCenter(c, t));
+    // axes one by one with scalars: an array indexed by the axis would live in GPU local memory
+    addFacePair(local.x, c.halfExtents.x, toWorld(c, q, Vec3{1, 0, 0}), faces);
+    addFacePair(local.y, c.halfExtents.y, toWorld(c, q, Vec3{0, 1, 0}), faces);
+    addFacePair(local.z, c.halfExtents.z, toWorld(c, q, Vec3{0, 0, 1}), faces);
   }
-  EDDY_HD static void addFace(Real f, Vec3 gf, Real& inside, Vec3& grad) {
-    grad = grad * (1 - f) + gf * inside;
-    inside *= 1 - f;
+  EDDY_HD void addFacePair(Real p, Real halfExtent, Vec3 axis, WallFaces& faces) const {
+    Real dLow = p + halfExtent, dHigh = halfExtent - p;
+    if (dLow < h) faces.add(dLow, axis);
+    if (dHigh < h) faces.add(dHigh, -axis);
   }
 };
 
