@@ -1,5 +1,5 @@
 // eddy: the command-line program. Parses arguments, dispatches to `run` or `bench`, maps errors to exit
-// codes: 0 success, 1 runtime failure (or a skipped bench size), 2 bad input or usage.
+// codes: 0 success, 1 runtime failure (or a skipped bench size), 2 bad input or usage, 3 the simulation blew up.
 #include <eddy/backend.h>
 #include <eddy/error.h>
 #include <eddy/version.h>
@@ -17,6 +17,7 @@ namespace {
 
 constexpr int kExitFailure = 1;
 constexpr int kExitUsage = 2;
+constexpr int kExitBlowUp = 3;
 
 std::string versionText() {
   const std::string gpu = eddy::cudaDeviceName();
@@ -40,6 +41,9 @@ int guarded(Command&& command) {
   } catch (const eddy::InputError& e) {
     reportError(e.what());
     return kExitUsage;
+  } catch (const eddy::SimulationBlowUp& e) {
+    reportError(e.what());
+    return kExitBlowUp;
   } catch (const eddy::RuntimeFailure& e) {
     reportError(e.what());
     return kExitFailure;

@@ -16,4 +16,11 @@ struct RuntimeFailure : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// the simulation blew up (positions or velocities not finite, particles far outside the domain, a substep
+// far shorter than the scene allows): one message naming the frame, substep, solver, first offending
+// particle, likely cause and what to change; `eddy run` exits with status 3
+struct SimulationBlowUp : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 }  // namespace eddy

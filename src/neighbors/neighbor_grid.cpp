@@ -14,8 +14,10 @@ NeighborGrid::~NeighborGrid() {
 NeighborGrid::~NeighborGrid() = default;
 #endif
 
-void NeighborGrid::setup(Real cellSize, Index capacity, int maxNeighbors) {
+void NeighborGrid::setup(Real cellSize, Index capacity, int maxNeighbors, Vec3 lo, Vec3 hi) {
   cellSize_ = cellSize;
+  lo_ = lo;
+  hi_ = hi;
   maxNeighbors_ = maxNeighbors;
   stride_ = maxNeighbors > 0 ? maxNeighbors : 64;
   ensureCapacity(capacity);
@@ -67,10 +69,14 @@ void NeighborGrid::recordKeys(const Position* x, Index n) {
   std::uint32_t* most = mostNeighbors_.data();
   parallelFor(
       n, EDDY_KERNEL(Index i) {
-        if (i == 0) *most = 0;
+        if (i == 0) most[0] = most[1] = 0;
+        Vec3 p = positionOf(x[i]);
         int cx, cy, cz;
-        g.cellOf(positionOf(x[i]), cx, cy, cz);
-        keys.record(i, g.key(cx, cy, cz));
+        g.cellOf(p, cx, cy, cz);
+        // a position that is not finite has no cell: spread such particles over the keys by index, so that
+        // a blow-up does not pile them all into one key (the list build reports them)
+        bool finite = p.x - p.x == 0 && p.y - p.y == 0 && p.z - p.z == 0;
+        keys.record(i, finite ? g.key(cx, cy, cz) : g.key(i, i >> 5, i >> 10));
       });
 }
 
@@ -78,8 +84,8 @@ void NeighborGrid::sortParticles(ParticleSet& particles, const char* positionAtt
   ensureCapacity(particles.capacity());
   count_ = particles.size();
   Index n = count_;
-  if (mostNeighbors_.size() == 0) mostNeighbors_.resize(kDevice, 1);
-  if (n == 0) fillBytes(kDevice, mostNeighbors_.data(), 0, sizeof(std::uint32_t));
+  if (mostNeighbors_.size() == 0) mostNeighbors_.resize(kDevice, 6);
+  if (n == 0) fillBytes(kDevice, mostNeighbors_.data(), 0, 2 * sizeof(std::uint32_t));
   if (particles.components(positionAttribute) == 4)
     recordKeys(particles.vec4(positionAttribute).data, n);
   else
@@ -98,10 +104,22 @@ void NeighborGrid::launchNeighborLists(View<const Position> positions) {
   std::uint32_t* counts = neighborCounts_.data();
   std::uint32_t* indices = neighborIndices_.data();
   std::uint32_t* most = mostNeighbors_.data();
+  Vec3 lo = lo_, hi = hi_;
   parallelFor(
       n, EDDY_KERNEL(Index i) {
         Vec3 xi = positionOf(x[i]);
         Index c = 0;
+        // the blow-up check rides on this pass, which reads every position anyway (false for NaN)
+        if (!(xi.x >= lo.x && xi.y >= lo.y && xi.z >= lo.z && xi.x <= hi.x && xi.y <= hi.y && xi.z <= hi.z)) {
+          // the first to arrive also leaves its index and position for the report (the step may move it
+          // back inside before the host looks)
+          if (atomicIncrementU32(most + 1) == 0) {
+            most[2] = std::uint32_t(i);
+            __builtin_memcpy(most + 3, &xi, sizeof(Vec3));
+          }
+          counts[i] = 0;
+          return;
+        }
 #if EDDY_BACKEND_CUDA
         auto test = [&](std::uint32_t j, Vec3 p) {
           Vec3 d = xi - p;
@@ -160,26 +178,42 @@ void NeighborGrid::launchNeighborLists(View<const Position> positions) {
   if (!listsBuilt_) {
     checkCuda(cudaEventCreateWithFlags(&listsBuilt_, cudaEventDisableTiming), "event create");
     checkCuda(
-        cudaHostAlloc(reinterpret_cast<void**>(&pinnedMost_), sizeof(std::uint32_t), cudaHostAllocDefault),
+        cudaHostAlloc(reinterpret_cast<void**>(&pinnedMost_), 2 * sizeof(std::uint32_t), cudaHostAllocDefault),
         "pinned allocation");
   }
-  checkCuda(cudaMemcpyAsync(pinnedMost_, most, sizeof(std::uint32_t), cudaMemcpyDeviceToHost), "list check");
+  checkCuda(cudaMemcpyAsync(pinnedMost_, most, 2 * sizeof(std::uint32_t), cudaMemcpyDeviceToHost),
+            "list check");
   checkCuda(cudaEventRecord(listsBuilt_), "list check");
 #endif
 }
 
 bool NeighborGrid::listsComplete() {
-  if (maxNeighbors_ > 0) return true;  // a cap: extra neighbours are dropped by design
-  std::uint32_t largest = 0;
+  std::uint32_t words[2] = {0, 0};
 #if EDDY_BACKEND_CUDA
   checkCuda(cudaEventSynchronize(listsBuilt_), "neighbour lists");
-  largest = *pinnedMost_;
+  words[0] = pinnedMost_[0];
+  words[1] = pinnedMost_[1];
 #else
-  mostNeighbors_.download(&largest, 1);
+  mostNeighbors_.download(words, 2);
 #endif
-  if (Index(largest) <= stride_) return true;
-  // more neighbours than slots: widen the lists (rare, geometric); the caller builds them again
-  stride_ = std::max<Index>(Index(largest) + Index(largest) / 4, stride_ + stride_ / 2);
+  Index largest = Index(words[0]);
+  invalid_ = words[1] != 0;
+  mostSeen_ = std::max(mostSeen_, largest);
+  if (maxNeighbors_ > 0 || largest <= stride_) return true;  // a cap keeps the nearest by design
+  // more neighbours than slots: widen the lists (rare, geometric) where memory allows; the caller builds
+  // them again
+  Index stride = std::max<Index>(largest + largest / 4, stride_ + stride_ / 2);
+  std::size_t need = std::size_t((capacity_ + 31) / 32 * 32) * std::size_t(stride + kSpareSlots) *
+                     sizeof(std::uint32_t);
+  std::size_t free = freeDeviceBytes(kDevice) + neighborIndices_.bytes();
+  if (need > free)
+    throw RuntimeFailure("not enough " + std::string(kDevice == Device::Cuda ? "GPU" : "host") +
+                         " memory: the neighbour lists need about " + std::to_string(need >> 20) + " MiB for " +
+                         std::to_string(largest) + " neighbours per particle, but only " +
+                         std::to_string(free >> 20) +
+                         " MiB are free; particles have piled up (a blow-up?), or increase /fluid/spacing "
+                         "or set pbf.max_neighbors");
+  stride_ = stride;
   neighborIndices_.resize(kDevice, listSlots());
   fillBytes(kDevice, mostNeighbors_.data(), 0, sizeof(std::uint32_t));
   return false;
@@ -196,6 +230,15 @@ template void NeighborGrid::buildNeighborLists<Vec3>(View<const Vec3>, Primitive
 template void NeighborGrid::buildNeighborLists<Vec4>(View<const Vec4>, Primitives&);
 template void NeighborGrid::launchNeighborLists<Vec3>(View<const Vec3>);
 template void NeighborGrid::launchNeighborLists<Vec4>(View<const Vec4>);
+
+bool NeighborGrid::invalidParticle(Index& index, Vec3& position) const {
+  if (!invalid_) return false;
+  std::uint32_t words[6];
+  mostNeighbors_.download(words, 6);
+  index = Index(words[2]);
+  __builtin_memcpy(&position, words + 3, sizeof(Vec3));
+  return true;
+}
 
 std::size_t NeighborGrid::bytes() const {
   return sort_.bytes() + neighborCounts_.bytes() + neighborIndices_.bytes();

@@ -117,8 +117,10 @@ class NeighborGrid {
   NeighborGrid(const NeighborGrid&) = delete;
   NeighborGrid& operator=(const NeighborGrid&) = delete;
 
-  // maxNeighbors = 0: no cap (lists grow when a particle has more neighbours than fit)
-  void setup(Real cellSize, Index capacity, int maxNeighbors);
+  // maxNeighbors = 0: no cap (lists grow when a particle has more neighbours than fit). A particle outside
+  // [lo, hi] or not finite has blown up: it gets no neighbours and invalidPositions() reports it.
+  void setup(Real cellSize, Index capacity, int maxNeighbors, Vec3 lo = Vec3{-1e30f, -1e30f, -1e30f},
+             Vec3 hi = Vec3{1e30f, 1e30f, 1e30f});
 
   // sorts the particles by cell of `positionAttribute` (Vec3 or Vec4) and reorders every persistent
   // attribute
@@ -134,6 +136,13 @@ class NeighborGrid {
   template <class Position>
   void launchNeighborLists(View<const Position> positions);
   bool listsComplete();
+  // whether the last list build met a particle that was not finite or outside the bounds (read back with
+  // the list check, so it costs no extra wait)
+  bool invalidPositions() const { return invalid_; }
+  // after invalidPositions(): one such particle's sorted index and where it was (slow path, reads back)
+  bool invalidParticle(Index& index, Vec3& position) const;
+  // the largest neighbour count seen by any list build so far (the cap, where set, keeps the nearest)
+  Index mostNeighborsSeen() const { return mostSeen_; }
 
   // every particle's cell key, recorded for the sort (public: CUDA lambdas cannot live in private members)
   template <class Position>
@@ -156,10 +165,15 @@ class NeighborGrid {
   Index stride_ = 0;
   CountingSort sort_;
   Buffer<std::uint32_t> neighborCounts_, neighborIndices_;
-  Buffer<std::uint32_t> mostNeighbors_;  // largest count of the last build
+  Vec3 lo_{}, hi_{};
+  bool invalid_ = false;
+  Index mostSeen_ = 0;
+  // of the last build: the largest count, the number of invalid positions, the first one's index and
+  // position
+  Buffer<std::uint32_t> mostNeighbors_;
 #if EDDY_BACKEND_CUDA
   cudaEvent_t listsBuilt_ = nullptr;
-  std::uint32_t* pinnedMost_ = nullptr;  // page-locked host copy of mostNeighbors_
+  std::uint32_t* pinnedMost_ = nullptr;  // page-locked host copy of mostNeighbors_ (two words)
 #endif
 };
 

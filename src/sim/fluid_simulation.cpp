@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "emitters/volume_emitter.h"
+#include "io/blow_up_report.h"
 
 namespace eddy::EDDY_NS {
 
@@ -81,7 +82,13 @@ FluidSimulation::FluidSimulation(const SceneDesc& scene) : scene_(scene) {
       solver_->initializeParticles(ctx, first, particles_.size() - first, int(i));
   }
   statsScratch_ = Buffer<Real>(kDevice, std::size_t(particles_.capacity()));
-  if (solver_->usesNeighborGrid()) grid_.setup(kernels_.h, Index(budget), solver_->neighborCap());
+  // a particle this far outside the domain has blown up: the domain's walls hold every sane one inside
+  Vec3 extent = scene.domain.max - scene.domain.min;
+  Real reach = Real(0.5) * std::max({extent.x, extent.y, extent.z}) + 4 * kernels_.h;
+  blowUpLo_ = scene.domain.min - Vec3{reach, reach, reach};
+  blowUpHi_ = scene.domain.max + Vec3{reach, reach, reach};
+  if (solver_->usesNeighborGrid())
+    grid_.setup(kernels_.h, Index(budget), solver_->neighborCap(), blowUpLo_, blowUpHi_);
 }
 
 void FluidSimulation::checkMemory(std::int64_t particles) const {
@@ -118,6 +125,33 @@ Real FluidSimulation::motionTimeStep() {
   return scene_.time.cfl * scene_.fluid.spacing / vmax;
 }
 
+void FluidSimulation::stopOnBlowUp(BlowUpKind kind, double neededDt, double allowedDt) {
+  BlowUpFacts f;
+  f.kind = kind;
+  f.solver = solver_->name();
+  f.frame = frame_ + 1;
+  f.substep = substeps_ + 1;
+  f.lo = blowUpLo_;
+  f.hi = blowUpHi_;
+  f.neededDt = neededDt;
+  f.allowedDt = allowedDt;
+  Index index = 0;
+  if (kind == BlowUpKind::InvalidState && solver_->usesNeighborGrid() &&
+      grid_.invalidParticle(index, f.position)) {
+    f.known = true;
+    f.index = std::size_t(index);
+  }
+  HostParticles p;
+  copyParticles(p);
+  throw SimulationBlowUp(blowUpMessage(f, scene_, p));
+}
+
+void FluidSimulation::overwriteParticle(std::int64_t i, Vec3 x, Vec3 v) {
+  if (i < 0 || i >= particles_.size()) throw InputError("overwriteParticle: no particle " + std::to_string(i));
+  copyBytes(kDevice, particles_.vec3(attr::kPosition).data + i, Device::Host, &x, sizeof(Vec3));
+  copyBytes(kDevice, particles_.vec3(attr::kVelocity).data + i, Device::Host, &v, sizeof(Vec3));
+}
+
 Profile& FluidSimulation::profile() {
   timers_.flush();
   return timers_.profile();
@@ -143,6 +177,9 @@ void FluidSimulation::advanceSubstep(Real dt) {
   }
   StepContext ctx = context();
   solver_->step(ctx, dt);
+  // the check rides on work the step did anyway (the neighbour list pass, the solver's CFL maxima)
+  if ((solver_->usesNeighborGrid() && grid_.invalidPositions()) || solver_->invalidState())
+    stopOnBlowUp(BlowUpKind::InvalidState, 0, 0);
   timers_.endSubstep();
   time_ += dt;
   ++substeps_;
@@ -156,7 +193,12 @@ void FluidSimulation::advanceFrame() {
   int taken = 0;
   while (time_ < frameEnd - 1e-9) {
     StepContext ctx = context();
-    Real dt = std::min(fixedDt, solver_->stableTimeStep(ctx));
+    Real stable = solver_->stableTimeStep(ctx);
+    if (solver_->invalidState() || std::isnan(stable)) stopOnBlowUp(BlowUpKind::InvalidState, 0, 0);
+    // far shorter than the scene allows: forced longer substeps would only blow up
+    Real shortest = Real(1) / (t.fps * Real(t.maxSubsteps));
+    if (stable < Real(0.1) * shortest) stopOnBlowUp(BlowUpKind::SubstepTooShort, stable, shortest);
+    Real dt = std::min(fixedDt, stable);
     if (t.adaptive) dt = std::min(dt, motionTimeStep());
     double remaining = frameEnd - time_;
     // split what is left of the frame into equal substeps no longer than dt

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "emitters/nozzle_emitter.h"
+#include "io/blow_up_report.h"
 #include "solvers/solver.h"
 
 namespace eddy::EDDY_NS {
@@ -33,11 +34,14 @@ class FluidSimulation final : public Simulation {
   std::int64_t substeps() const override { return substeps_; }
   std::int64_t particleCount() const override { return particles_.size(); }
   std::size_t deviceMemoryBytes() const override;
+  void overwriteParticle(std::int64_t i, Vec3 x, Vec3 v) override;
 
   // the substep time.adaptive allows (public: CUDA lambdas cannot live in private members)
   Real motionTimeStep();
 
  private:
+  // throws SimulationBlowUp with the message of src/io/blow_up_report.h
+  [[noreturn]] void stopOnBlowUp(BlowUpKind kind, double neededDt, double allowedDt);
   StepContext context();
   void emit(Real dt);
   void checkMemory(std::int64_t particles) const;
@@ -56,6 +60,7 @@ class FluidSimulation final : public Simulation {
   SphKernels kernels_;
   WallKernel wall_;
   Real particleMass_ = 0;
+  Vec3 blowUpLo_{}, blowUpHi_{};  // a particle outside has blown up
   int frame_ = 0;
   double time_ = 0;
   std::int64_t substeps_ = 0;

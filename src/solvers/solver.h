@@ -63,6 +63,8 @@ class Solver {
   virtual std::int64_t heldInCount() { return 0; }
   // whether the solver works on ctx.grid (the SPH neighbour grid); false skips its set-up
   virtual bool usesNeighborGrid() const { return true; }
+  // whether the solver's own checks (stableTimeStep's maxima) met a value that is not finite
+  virtual bool invalidState() const { return false; }
   // most neighbours a list keeps (the nearest); 0 = every neighbour
   virtual int neighborCap() const { return 0; }
   // device memory the solver holds beyond particle attributes (grids, tables)

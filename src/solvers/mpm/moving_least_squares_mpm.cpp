@@ -212,9 +212,13 @@ Real MovingLeastSquaresMpm::stableTimeStep(StepContext& ctx) {
   // maxima read back together: one wait for the host per substep
   std::uint32_t* most = fastest_.data();
   fillBytes(kDevice, most, 0, fastest_.bytes());
+  const Vec3* x = p.vec3(attr::kPosition).data;
   parallelFor(
       n, EDDY_KERNEL(Index i) {
-        atomicMaxU32(&most[0], speedBits(length(v[i])));
+        // a position that is not finite counts as a speed that is not (the blow-up check)
+        Vec3 xi = x[i];
+        bool finite = xi.x - xi.x == 0 && xi.y - xi.y == 0 && xi.z - xi.z == 0;
+        atomicMaxU32(&most[0], speedBits(finite ? length(v[i]) : Real(NAN)));
         atomicMaxU32(&most[1], speedBits(particleWaveSpeed(mats[int(mat[i])], jp[i])));
       });
   const Vec4* nodes = grid_.nodes().data;
@@ -224,6 +228,8 @@ Real MovingLeastSquaresMpm::stableTimeStep(StepContext& ctx) {
   fastest_.download(bits, 3);
   Real speed[3];
   __builtin_memcpy(speed, bits, sizeof speed);
+  // a NaN's bits exceed every finite speed's, so a non-finite velocity surfaces in these maxima
+  invalid_ = !(std::isfinite(speed[0]) && std::isfinite(speed[1]) && std::isfinite(speed[2]));
   // CFL on the fastest motion, of the particles or of the grid, plus the fastest sound
   Real dt = settings_.cfl * grid_.view().dx / (std::max(speed[0], speed[2]) + speed[1]);
   return std::min(dt, viscousDt_);

@@ -75,6 +75,7 @@ class MovingLeastSquaresMpm final : public Solver {
   View<const Real> particleMasses(StepContext& ctx) override;
   std::int64_t heldInCount() override;
   bool usesNeighborGrid() const override { return false; }
+  bool invalidState() const override { return invalid_; }
   std::size_t deviceBytes() const override;
   // the held-in counter, and the grid nodes of the last update: the next substep's CFL condition reads
   // their fastest velocity before the transfer rewrites them
@@ -101,6 +102,7 @@ class MovingLeastSquaresMpm final : public Solver {
   Buffer<std::uint32_t> fastest_;      // the substep's speed maxima (as bits): particle, sound, node
   Buffer<unsigned long long> heldIn_;  // particles clamped into the domain, since the start
   Real volume_ = 0;                    // V0 = spacing^3
+  bool invalid_ = false;               // the last CFL maxima were not finite
   Real viscousDt_ = 0;                 // explicit viscosity limit rho dx^2 / (6 mu); infinity without
 };
 

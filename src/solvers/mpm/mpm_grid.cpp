@@ -67,8 +67,12 @@ void MpmGrid::recordKeys(const Vec3* x, Index n) {
       n, EDDY_KERNEL(Index i) {
         int bx, by, bz;
         Vec3 fx;
-        g.locate(x[i], bx, by, bz, fx);
-        keys.record(i, std::uint32_t(g.linear(bx, by, bz)));
+        Vec3 p = x[i];
+        g.locate(p, bx, by, bz, fx);
+        // a position that is not finite (a blow-up, reported by the solver's CFL maxima) is spread over the
+        // nodes by index rather than piled onto node 0
+        bool finite = p.x - p.x == 0 && p.y - p.y == 0 && p.z - p.z == 0;
+        keys.record(i, finite ? std::uint32_t(g.linear(bx, by, bz)) : std::uint32_t(i % g.count()));
       });
 }
 

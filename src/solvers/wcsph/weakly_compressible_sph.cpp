@@ -26,8 +26,13 @@ Real WeaklyCompressibleSph::stableTimeStep(StepContext& ctx) {
   const Vec3* v = ctx.particles.vec3(attr::kVelocity).data;
   Real* s = speed.data;
   parallelFor(
-      n, EDDY_KERNEL(Index i) { s[i] = length(v[i]); });
+      n, EDDY_KERNEL(Index i) {
+        // a velocity that is not finite becomes an infinite speed, which the maximum keeps (it drops NaN)
+        Real l = length(v[i]);
+        s[i] = l - l == 0 ? l : Real(INFINITY);
+      });
   Real vmax = ctx.prims.max(speed, n);
+  invalid_ = !std::isfinite(vmax);
   Real c = soundSpeed();
   // Monaghan's conditions are written for the smoothing length ell, half the kernel support
   Real ell = ctx.kernels.smoothingLength();

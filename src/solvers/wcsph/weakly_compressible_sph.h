@@ -20,6 +20,7 @@ class WeaklyCompressibleSph final : public Solver {
   const char* name() const override { return "wcsph"; }
   void setup(StepContext& ctx) override;
   Real stableTimeStep(StepContext& ctx) override;
+  bool invalidState() const override { return invalid_; }
   void step(StepContext& ctx, Real dt) override;
 
   void densityAndPressure(StepContext& ctx);
@@ -35,6 +36,7 @@ class WeaklyCompressibleSph final : public Solver {
 
  private:
   WcsphSettings settings_;
+  bool invalid_ = false;  // the last speed maximum was not finite
 };
 
 }  // namespace eddy::EDDY_NS
