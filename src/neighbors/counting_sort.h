@@ -2,8 +2,9 @@
 // sorted particles as a by-product. The caller computes each particle's key in its own kernel and hands it
 // to record(), which also takes an arrival slot in the key with an atomic counter; sort() then scans the
 // counts into the first sorted particle of every key, places each particle in its key's run in arrival
-// order and ranks it there by its current index. The result is the order a stable sort gives, on every
-// backend and thread count, whatever order the atomics ran in.
+// order and ranks it there by its current index: by a scan of a short run, by a binary search of a long
+// run sorted first (O(k log k) where particles pile up, never O(k^2)). The result is the order a stable
+// sort gives, on every backend and thread count, whatever order the atomics ran in.
 #pragma once
 
 #include "backend/primitives.h"
@@ -50,6 +51,7 @@ class CountingSort {
   Buffer<std::uint32_t> arrivals_;           // per sorted slot: each key's particles in arrival order
   Buffer<std::uint32_t> counts_;             // per key (+1); all zero between sorts
   Buffer<std::uint32_t> starts_;             // per key (+1)
+  Buffer<std::uint32_t> longRuns_;           // keys of runs longer than 32, then their count
 };
 
 }  // namespace eddy::EDDY_NS
