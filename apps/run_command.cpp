@@ -276,6 +276,7 @@ int resumeCommand(const RunOptions& o, Clock::time_point start) {
   simulateFrames(*sim, writer, scene.time.frames, {folder, o.checkpointEvery}, o.quiet);
 
   if (!o.quiet) std::fputs(formatProfileTable(sim->profile()).c_str(), stdout);
+  for (const std::string& w : sim->warnings()) std::fprintf(stderr, "eddy: warning: %s\n", w.c_str());
   RunOptions summary = o;
   summary.out = dir;
   writeRunSummary(*sim, scene, summary, backend);
@@ -307,6 +308,7 @@ int runCommand(const RunOptions& o) {
   simulateFrames(*sim, writer, scene.time.frames, {checkpoints, o.checkpointEvery}, o.quiet);
 
   if (!o.quiet) std::fputs(formatProfileTable(sim->profile()).c_str(), stdout);
+  for (const std::string& w : sim->warnings()) std::fprintf(stderr, "eddy: warning: %s\n", w.c_str());
   writeRunSummary(*sim, scene, o, backend);
   std::printf("eddy: %d frames, %lld particles, %.2f s wall clock, backend %s (%s), output in '%s'\n",
               scene.time.frames, static_cast<long long>(sim->particleCount()), msSince(start) / 1000.0,

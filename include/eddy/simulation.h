@@ -103,6 +103,8 @@ class Simulation {
   virtual std::int64_t substeps() const = 0;
   virtual std::int64_t particleCount() const = 0;
   virtual std::size_t deviceMemoryBytes() const = 0;
+  // conditions met during the run that a user should know of (one line each, empty when none)
+  virtual std::vector<std::string> warnings() const = 0;
   // sets particle i's position and velocity (tests and tools: injecting a fault into a running scene)
   virtual void overwriteParticle(std::int64_t i, Vec3 x, Vec3 v) = 0;
 };

@@ -105,6 +105,7 @@ void NeighborGrid::launchNeighborLists(View<const Position> positions) {
   std::uint32_t* indices = neighborIndices_.data();
   std::uint32_t* most = mostNeighbors_.data();
   Vec3 lo = lo_, hi = hi_;
+  bool capped = maxNeighbors_ > 0;
   parallelFor(
       n, EDDY_KERNEL(Index i) {
         Vec3 xi = positionOf(x[i]);
@@ -118,6 +119,40 @@ void NeighborGrid::launchNeighborLists(View<const Position> positions) {
             __builtin_memcpy(most + 3, &xi, sizeof(Vec3));
           }
           counts[i] = 0;
+          return;
+        }
+        if (capped) {
+          // a capped list keeps the nearest neighbours: once full, a closer candidate replaces the farthest
+          // kept one. Kept in visit order instead, the lists were one-sided (-z cells first) and momentum
+          // drifted. Ties at the cut go to the one visited first.
+          Real farthest = -1;
+          Index farSlot = 0;
+          auto findFarthest = [&] {
+            farthest = -1;
+            for (Index k = 0; k < nv.stride; ++k) {
+              Vec3 d = xi - positionOf(x[indices[nv.slot(i, k)]]);
+              if (dot(d, d) > farthest) farthest = dot(d, d), farSlot = k;
+            }
+          };
+          g.forEachCell(xi, [&](std::uint32_t begin, std::uint32_t end) {
+            for (std::uint32_t j = begin; j < end; ++j) {
+              Vec3 d = xi - positionOf(x[j]);
+              Real r2 = dot(d, d);
+              if (!(r2 < h2) || Index(j) == i) continue;
+              if (c < nv.stride) {
+                indices[nv.slot(i, c)] = j;
+              } else {
+                if (farthest < 0) findFarthest();
+                if (r2 < farthest) {
+                  indices[nv.slot(i, farSlot)] = j;
+                  findFarthest();
+                }
+              }
+              ++c;
+            }
+          });
+          counts[i] = std::uint32_t(c);
+          atomicMaxU32(most, std::uint32_t(c));
           return;
         }
 #if EDDY_BACKEND_CUDA

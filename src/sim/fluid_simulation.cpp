@@ -146,6 +146,16 @@ void FluidSimulation::stopOnBlowUp(BlowUpKind kind, double neededDt, double allo
   throw SimulationBlowUp(blowUpMessage(f, scene_, p));
 }
 
+std::vector<std::string> FluidSimulation::warnings() const {
+  std::vector<std::string> w;
+  int cap = solver_->neighborCap();
+  if (cap > 0 && solver_->usesNeighborGrid() && grid_.mostNeighborsSeen() > cap)
+    w.push_back("the neighbour cap pbf.max_neighbors = " + std::to_string(cap) + " was reached: particles had up to " +
+                std::to_string(grid_.mostNeighborsSeen()) + " neighbours, and their lists kept the " +
+                std::to_string(cap) + " nearest");
+  return w;
+}
+
 void FluidSimulation::overwriteParticle(std::int64_t i, Vec3 x, Vec3 v) {
   if (i < 0 || i >= particles_.size()) throw InputError("overwriteParticle: no particle " + std::to_string(i));
   copyBytes(kDevice, particles_.vec3(attr::kPosition).data + i, Device::Host, &x, sizeof(Vec3));

@@ -35,6 +35,7 @@ class FluidSimulation final : public Simulation {
   std::int64_t particleCount() const override { return particles_.size(); }
   std::size_t deviceMemoryBytes() const override;
   void overwriteParticle(std::int64_t i, Vec3 x, Vec3 v) override;
+  std::vector<std::string> warnings() const override;
 
   // the substep time.adaptive allows (public: CUDA lambdas cannot live in private members)
   Real motionTimeStep();
