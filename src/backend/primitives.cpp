@@ -83,10 +83,13 @@ void Primitives::exclusiveScan(View<std::uint32_t> in, View<std::uint32_t> out, 
 // a fixed split into ranges, so the result does not depend on thread timing
 template <class T, class Acc, class Op>
 Acc Primitives::reduce(const T* values, Index n, Op op, Acc init) {
+  TsanForkJoin sync;  // see parallel.h
   return tbb::parallel_deterministic_reduce(
       tbb::blocked_range<Index>(0, n, 4096), init,
       [&](const tbb::blocked_range<Index>& r, Acc acc) {
+        sync.enter();
         for (Index i = r.begin(); i != r.end(); ++i) acc = op(acc, Acc(values[i]));
+        sync.leave();
         return acc;
       },
       op);
