@@ -11,8 +11,8 @@
 namespace eddy {
 
 namespace {
-// points in the square around the disc; a layer holds pi/4 of them
-constexpr double kMaxLayerPoints = 1e7;
+// points in the square around the disc (a layer holds pi/4 of them): radius / spacing up to 500
+constexpr double kMaxLayerPoints = 1e6;
 }  // namespace
 
 NozzleEmitter::NozzleEmitter(const EmitterDesc& e, Real spacing) : desc_(e) {
