@@ -53,7 +53,7 @@ struct GridView {
   EDDY_HD void forEachCell(Vec3 p, F&& f) const {
     Vec3 u = p * invCellSize;
     Real fx = floorf(u.x), fy = floorf(u.y), fz = floorf(u.z);
-    int cx = int(fx), cy = int(fy), cz = int(fz);
+    int cx = cellIndex(u.x), cy = cellIndex(u.y), cz = cellIndex(u.z);  // as cellOf
     // squared distance, in cell units, from p to the low and high faces of its cell; u carries a rounding
     // error that grows with its magnitude, so a cell is skipped only when it is clearly beyond reach
     Real lx = u.x - fx, ly = u.y - fy, lz = u.z - fz;
