@@ -31,7 +31,24 @@ std::string usageFailure(const CLI::App*, const CLI::Error& e) {
          "\nrun 'eddy --help' or 'eddy <command> --help' for usage\n";
 }
 
-void reportError(const char* message) { std::fprintf(stderr, "eddy: error: %s\n", message); }
+// One line whatever the message holds: messages quote keys and values from the input (a JSON key may
+// contain "\n"), so control characters are written as escapes.
+void reportError(const char* message) {
+  std::string line;
+  for (const char* p = message; *p; ++p) {
+    const auto c = static_cast<unsigned char>(*p);
+    if (c == '\n') {
+      line += "\\n";
+    } else if (c < 0x20 || c == 0x7f) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", c);
+      line += escaped;
+    } else {
+      line += char(c);
+    }
+  }
+  std::fprintf(stderr, "eddy: error: %s\n", line.c_str());
+}
 
 // engine errors become one line on stderr and an exit code
 template <class Command>

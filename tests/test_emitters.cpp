@@ -212,6 +212,33 @@ TEST(NozzleEmitter, RateConverges) {
   EXPECT_NEAR(double(total) / seconds, 1000, 1000 * 0.01);
 }
 
+// found by fuzzing: radius / spacing beyond long long was undefined behaviour, and a disc of millions of
+// points took minutes to build; both are refused with a message now
+TEST(NozzleEmitter, HugeDiscIsRefused) {
+  for (Real radius : {Real(171), Real(1e30)}) {
+    EmitterDesc e = nozzle(0.1f);
+    e.radius = radius;
+    try {
+      NozzleEmitter n(e, radius > 1000 ? Real(1e-30) : Real(0.1));
+      FAIL() << "expected InputError for radius " << radius;
+    } catch (const InputError& err) {
+      EXPECT_NE(std::string(err.what()).find("lattice points per layer"), std::string::npos) << err.what();
+    }
+  }
+}
+
+// found by fuzzing: a spacing of 1e-30 turned the lattice counts into an out-of-range float-to-integer
+// conversion (undefined behaviour) instead of the lattice-size message
+TEST(VolumeEmitter, TinySpacingIsRefused) {
+  EmitterDesc e = sphereEmitter({0, 0, 0}, 0.1f);
+  try {
+    sampleVolume(e, {}, Real(1e-30));
+    FAIL() << "expected InputError";
+  } catch (const InputError& err) {
+    EXPECT_NE(std::string(err.what()).find("lattice points"), std::string::npos) << err.what();
+  }
+}
+
 TEST(NozzleEmitter, RateAboveCapacityThrows) {
   const Real s = 0.01f;
   EmitterDesc e = nozzle(s);

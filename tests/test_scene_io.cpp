@@ -632,6 +632,33 @@ TEST(SceneIo, NoEmitters) {
   expectInputError([] { parseScene("{}", "empty.json"); }, {"empty.json: /emitters: the scene has no fluid"});
 }
 
+// found by fuzzing: a deeply nested member followed by another key overflowed the stack (nlohmann copies
+// the member recursively when the ordered object grows)
+TEST(SceneIo, DeepNestingIsRefused) {
+  const std::string deep = std::string(50000, '[') + "1" + std::string(50000, ']');
+  expectInputError([&] { parseScene("{\"name\": " + deep + ", \"solver\": \"pbf\"}", "deep.json"); },
+                   {"deep.json: line 1, column 73: invalid JSON: nested deeper than 64 levels"});
+  expectInputError(
+      [&] {
+        parseScene(minimalWith("/name", "x"), "ok.json", {"description=" + deep, "name=y"});
+      },
+      {"--set 'description=[[[", "the value is nested deeper than 64 levels"});
+  // brackets inside strings are text, and the scene's own nesting is far from the limit
+  EXPECT_EQ(parseScene(minimalWith("/name", std::string(100, '[')), "ok.json").name, std::string(100, '['));
+}
+
+// found by fuzzing: 1e-50 passed "> 0" in double and became 0 in the engine's single precision, so the
+// scene written back (scene.json) was rejected
+TEST(SceneIo, RangesAreCheckedInSinglePrecision) {
+  expectInputError([] { parseScene(minimalWith("/fluid/spacing", 1e-50), "tiny.json"); },
+                   {"tiny.json: /fluid/spacing: must be > 0, got 1e-50 (0 in single precision)"});
+  expectInputError(
+      [] { parseScene(minimalWith("/name", "x"), "ok.json", {"emitters.0.shape.radius=1e-46"}); },
+      {"/emitters/0/shape/radius: must be > 0"});
+  // the smallest positive single-precision number is still > 0
+  EXPECT_GT(parseScene(minimalWith("/fluid/rest_density", 1.5e-45), "ok.json").fluid.restDensity, 0.0f);
+}
+
 TEST(SceneIo, UnknownColliderReference) {
   expectInputError([] { parseScene(minimalWith("/emitters/0/collider", "tnak"), "bad.json"); },
                    {"bad.json: /emitters/0/collider: no collider is named 'tnak'", "named colliders: tank"});

@@ -92,13 +92,48 @@ void parallelFor(Index n, F f) {
 inline constexpr Device kDevice = Device::Host;
 inline constexpr Backend kBackend = Backend::Cpu;
 
+// ThreadSanitizer sees only the synchronisation done in instrumented code. oneTBB's scheduler lives in
+// the system libtbb, which is not instrumented, so the two orderings oneTBB guarantees for a parallel loop
+// are invisible to it: the fork (what the caller wrote before the loop happens before every iteration) and
+// the join (every iteration happens before the loop returns). Without them every loop is reported. Under
+// -fsanitize=thread (preset "tsan") the functions below declare these two edges and nothing else, so races
+// between the iterations of one loop stay visible; elsewhere they are empty. The synchronisation points
+// are globals, so that a chunk reaches its acquire before it reads anything the caller wrote (such as the
+// loop body's captures); loops are not nested, so one pair serves them all.
+#if defined(__SANITIZE_THREAD__)
+#define EDDY_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define EDDY_TSAN 1
+#endif
+#endif
+#if defined(EDDY_TSAN)
+extern "C" void __tsan_acquire(void* addr);
+extern "C" void __tsan_release(void* addr);
+inline char tsanForkPoint = 0, tsanJoinPoint = 0;
+inline void tsanFork() { __tsan_release(&tsanForkPoint); }   // the caller, right before starting a loop
+inline void tsanEnter() { __tsan_acquire(&tsanForkPoint); }  // a chunk, before its first iteration
+inline void tsanLeave() { __tsan_release(&tsanJoinPoint); }  // a chunk, after its last iteration
+inline void tsanJoin() { __tsan_acquire(&tsanJoinPoint); }   // the caller, after the loop has returned
+#else
+inline void tsanFork() {}
+inline void tsanEnter() {}
+inline void tsanLeave() {}
+inline void tsanJoin() {}
+#endif
+
 template <class F>
 void parallelFor(Index n, F f) {
   if (n <= 0) return;
   // small grains keep both cores busy on uneven neighbour counts
-  tbb::parallel_for(tbb::blocked_range<Index>(0, n, 512), [&](const tbb::blocked_range<Index>& r) {
+  const auto chunk = [&f](const tbb::blocked_range<Index>& r) {
+    tsanEnter();
     for (Index i = r.begin(); i != r.end(); ++i) f(i);
-  });
+    tsanLeave();
+  };
+  tsanFork();
+  tbb::parallel_for(tbb::blocked_range<Index>(0, n, 512), chunk);
+  tsanJoin();
 }
 #endif
 

@@ -83,13 +83,17 @@ void Primitives::exclusiveScan(View<std::uint32_t> in, View<std::uint32_t> out, 
 // a fixed split into ranges, so the result does not depend on thread timing
 template <class T, class Acc, class Op>
 Acc Primitives::reduce(const T* values, Index n, Op op, Acc init) {
-  return tbb::parallel_deterministic_reduce(
-      tbb::blocked_range<Index>(0, n, 4096), init,
-      [&](const tbb::blocked_range<Index>& r, Acc acc) {
-        for (Index i = r.begin(); i != r.end(); ++i) acc = op(acc, Acc(values[i]));
-        return acc;
-      },
-      op);
+  const auto chunk = [&](const tbb::blocked_range<Index>& r, Acc acc) {
+    tsanEnter();  // see parallel.h
+    for (Index i = r.begin(); i != r.end(); ++i) acc = op(acc, Acc(values[i]));
+    tsanLeave();
+    return acc;
+  };
+  tsanFork();
+  const Acc result =
+      tbb::parallel_deterministic_reduce(tbb::blocked_range<Index>(0, n, 4096), init, chunk, op);
+  tsanJoin();
+  return result;
 }
 
 bool Primitives::sortPairs(View<std::uint32_t> keys, View<std::uint32_t> values, View<std::uint32_t> keysTmp,
@@ -104,7 +108,13 @@ bool Primitives::sortPairs(View<std::uint32_t> keys, View<std::uint32_t> values,
     packed[i] = (std::uint64_t(k[i] & mask) << 32) | std::uint32_t(i);
     vTmp[i] = v[i];
   });
+#if defined(EDDY_TSAN)
+  // oneTBB's parallel sort hands the elements between threads inside libtbb, where ThreadSanitizer cannot
+  // see the synchronisation and eddy cannot declare it (see parallel.h); the result is the same serially
+  std::sort(packed, packed + n);
+#else
   tbb::parallel_sort(packed, packed + n);
+#endif
   parallelFor(n, [=](Index i) {
     k[i] = std::uint32_t(packed[i] >> 32);
     v[i] = vTmp[std::uint32_t(packed[i])];

@@ -10,6 +10,11 @@
 
 namespace eddy {
 
+namespace {
+// points in the square around the disc (a layer holds pi/4 of them): radius / spacing up to 500
+constexpr double kMaxLayerPoints = 1e6;
+}  // namespace
+
 NozzleEmitter::NozzleEmitter(const EmitterDesc& e, Real spacing) : desc_(e) {
   if (!(spacing > 0)) throw InputError("nozzle emitter: spacing must be positive");
   if (!(e.radius > 0)) throw InputError("nozzle emitter: radius must be positive");
@@ -26,7 +31,19 @@ NozzleEmitter::NozzleEmitter(const EmitterDesc& e, Real spacing) : desc_(e) {
 
   // square lattice centred on the disc, clipped to it (the centre point always fits)
   const double s = spacing, r2 = double(e.radius) * e.radius * (1 + 1e-9);
-  const long long m = static_cast<long long>(std::floor(double(e.radius) / s));
+  const double half = std::floor(double(e.radius) / s);
+  // checked in floating point before the count becomes an integer: radius / spacing can overflow long
+  // long (undefined behaviour), and a disc of millions of points per layer would take minutes to build
+  // (both found by fuzzing)
+  const double square = (2 * half + 1) * (2 * half + 1);
+  if (!(square <= kMaxLayerPoints)) {
+    std::ostringstream os;
+    os << "nozzle emitter: a disc of radius " << e.radius << " holds about " << square
+       << " lattice points per layer at spacing " << spacing << " (limit " << kMaxLayerPoints
+       << "); use a larger spacing or a smaller radius";
+    throw InputError(os.str());
+  }
+  const long long m = static_cast<long long>(half);
   for (long long j = -m; j <= m; ++j) {
     for (long long i = -m; i <= m; ++i) {
       double a = double(i) * s, b = double(j) * s;

@@ -69,19 +69,23 @@ EmittedParticles sampleVolume(const EmitterDesc& e, const std::vector<ColliderDe
   } else {
     throw InputError(who + ": unknown lattice \"" + e.lattice + "\" (expected cubic or bcc)");
   }
-  long long n[3];
+  double perAxis[3];
   double size[3] = {double(hi.x) - lo.x, double(hi.y) - lo.y, double(hi.z) - lo.z};
   double total = double(offsets.size());
   for (int a = 0; a < 3; ++a) {
-    n[a] = static_cast<long long>(std::ceil(size[a] / edge)) + 1;
-    total *= double(n[a]);
+    perAxis[a] = std::ceil(size[a] / edge) + 1;
+    total *= perAxis[a];
   }
-  if (total > kMaxLatticePoints) {
+  // checked in floating point before the counts become integers: a tiny spacing or a huge shape makes
+  // them overflow long long (undefined behaviour, found by fuzzing); !(<=) also refuses NaN
+  if (!(total <= kMaxLatticePoints)) {
     std::ostringstream os;
     os << who << ": its bounding box holds about " << total << " lattice points at spacing " << spacing
        << " (limit " << kMaxLatticePoints << "); use a larger spacing or a smaller shape";
     throw InputError(os.str());
   }
+  const long long n[3] = {static_cast<long long>(perAxis[0]), static_cast<long long>(perAxis[1]),
+                          static_cast<long long>(perAxis[2])};
 
   EmittedParticles out;
   const Quat toLocal = conjugate(data.orientation);

@@ -184,8 +184,13 @@ class Reader {
     if (!std::isfinite(d) || std::fabs(d) > double(FLT_MAX)) {
       fail(ptr, "must be a finite single-precision number (magnitude <= 3.4e38), got " + v.dump());
     }
-    if (!inRange(d, range)) fail(ptr, "must be " + rangeText(range) + ", got " + v.dump());
-    return d;
+    // checked as stored: 1e-50 passes "> 0" in double but is 0 in single precision (found by fuzzing)
+    const double stored = double(Real(d));
+    if (!inRange(stored, range)) {
+      fail(ptr, "must be " + rangeText(range) + ", got " + v.dump() +
+                    (stored != d ? " (" + formatNumber(stored) + " in single precision)" : ""));
+    }
+    return stored;
   }
 
   long long readInteger(const Json& v, const std::string& ptr, Range range, double typeLo,
@@ -508,7 +513,45 @@ void lineAndColumn(const std::string& text, std::size_t byte, std::size_t& line,
   column = at - lineStart + 1;
 }
 
+// Scenes nest five levels deep (/emitters/0/material, /colliders/0/shape/center). nlohmann copies values
+// recursively, for instance when an ordered object grows past a deeply nested member, so a document of
+// thousands of nested arrays would overflow the stack; such text is refused before it is parsed.
+constexpr std::size_t kMaxNesting = 64;
+
+// the offset of the first bracket nested deeper than kMaxNesting (brackets inside strings do not count),
+// or npos
+std::size_t tooDeepAt(std::string_view text) {
+  std::size_t depth = 0;
+  bool inString = false, escaped = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (inString) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        inString = false;
+      }
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxNesting) return i;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::string_view::npos;
+}
+
 Json parseDocument(const std::string& text, const Reader& reader) {
+  if (std::size_t at = tooDeepAt(text); at != std::string_view::npos) {
+    std::size_t line = 0, column = 0;
+    lineAndColumn(text, at + 1, line, column);
+    throw InputError(reader.source() + ": line " + std::to_string(line) + ", column " +
+                     std::to_string(column) + ": invalid JSON: nested deeper than " +
+                     std::to_string(kMaxNesting) + " levels");
+  }
   // nlohmann keeps the last of duplicate keys silently; find them with the parser callback instead
   struct Frame {
     bool array = false;
@@ -590,6 +633,8 @@ void applyOverride(Json& doc, const std::string& text, Reader& reader) {
 
   // a value that is not JSON is taken as a string, so solver=wcsph needs no quotes
   std::string raw = trim(std::string_view(text).substr(eq + 1));
+  if (tooDeepAt(raw) != std::string_view::npos)
+    reader.failOverride(text, "the value is nested deeper than " + std::to_string(kMaxNesting) + " levels");
   Json value = Json::parse(raw, nullptr, false);
   if (value.is_discarded()) value = raw;
 

@@ -33,10 +33,14 @@ struct GridView {
     v = (v | (v << 2)) & 0x09249249u;
     return v;
   }
+  // Clamped to +-2^30 before the conversion: a particle beyond 2^31 cells (emitted far outside the domain,
+  // or a NaN position) made it undefined behaviour (found by fuzzing). Keys alias periodically anyway, so
+  // this changes nothing for cells nearer than 2^30.
+  EDDY_HD static int cellIndex(Real x) { return int(fminf(fmaxf(floorf(x), -1073741824.0f), 1073741824.0f)); }
   EDDY_HD void cellOf(Vec3 p, int& cx, int& cy, int& cz) const {
-    cx = int(floorf(p.x * invCellSize));
-    cy = int(floorf(p.y * invCellSize));
-    cz = int(floorf(p.z * invCellSize));
+    cx = cellIndex(p.x * invCellSize);
+    cy = cellIndex(p.y * invCellSize);
+    cz = cellIndex(p.z * invCellSize);
   }
   EDDY_HD std::uint32_t key(int cx, int cy, int cz) const {
     return spread(std::uint32_t(cx) & axisMask) | (spread(std::uint32_t(cy) & axisMask) << 1) |
@@ -49,7 +53,7 @@ struct GridView {
   EDDY_HD void forEachCell(Vec3 p, F&& f) const {
     Vec3 u = p * invCellSize;
     Real fx = floorf(u.x), fy = floorf(u.y), fz = floorf(u.z);
-    int cx = int(fx), cy = int(fy), cz = int(fz);
+    int cx = cellIndex(u.x), cy = cellIndex(u.y), cz = cellIndex(u.z);  // as cellOf
     // squared distance, in cell units, from p to the low and high faces of its cell; u carries a rounding
     // error that grows with its magnitude, so a cell is skipped only when it is clearly beyond reach
     Real lx = u.x - fx, ly = u.y - fy, lz = u.z - fz;
