@@ -353,11 +353,15 @@ EDDY_HD inline bool sweepToContact(const ColliderData& c, Vec3 from, Vec3& to, R
   Vec3 a = colliderToLocal(c, from, moves ? t - dt : t);
   Vec3 b = colliderToLocal(c, to, t);
   Vec3 seg = b - a;
-  Real len = length(seg);
-  if (!(len > 0)) return false;
+  Real len2 = lengthSquared(seg);
+  // the distance alone first (no gradient, no square root): a particle further from the surface than
+  // its whole path, the common case, is done (|grad phi| <= 1)
+  Real f = shapeDistance(c, a) - r;
+  if (!(len2 > 0) || (f > 0 && f * f >= len2)) return false;
+  Real len = sqrtf(len2);
   Vec3 dir = seg / len;
   Vec3 g;
-  Real f = shapeDistanceGradient(c, a, &g) - r;
+  shapeDistanceGradient(c, a, &g);
   Real slope = dot(g, dir);
   // fact (1), and fact (3) at the start: moving away or along the surface, or clear of it all the way
   if (slope >= 0 || f + slope * len > 0) return false;
