@@ -345,8 +345,9 @@ EDDY_HD inline Vec3 colliderToLocal(const ColliderData& c, Vec3 p, Real t) {
 // on that side never leaves it, and an end point outside is already caught by the end-point projection.
 //
 // At the step bound (a path that creeps along a curved surface without converging) the last point reached
-// counts as the contact: it is clear of the collider, so the particle never passes through; it at worst
-// stops short of the surface by the unresolved gap for this substep.
+// counts as the contact and is pushed along its normal by its distance onto the contact surface (exact
+// outside a convex shape): the particle still never passes through; it loses the unresolved part of the
+// motion into the surface for this substep, and keeps the tangential rest as at any contact.
 EDDY_HD inline bool sweepToContact(const ColliderData& c, Vec3 from, Vec3& to, Real r, Real t, Real dt) {
   if (c.container) return false;
   bool moves = colliderMoves(c);
@@ -386,7 +387,7 @@ EDDY_HD inline bool sweepToContact(const ColliderData& c, Vec3 from, Vec3& to, R
   return true;
 }
 
-// the sweep against every obstacle in turn; each can only shorten the path the next one sees
+// the sweep against every obstacle in turn, each on the path the previous ones left
 EDDY_HD inline void sweepAll(const ColliderData* cs, int n, Vec3 from, Vec3& to, Real r, Real t, Real dt) {
   for (int i = 0; i < n; ++i) sweepToContact(cs[i], from, to, r, t, dt);
 }
