@@ -307,6 +307,91 @@ EDDY_HD inline bool collideVelocity(const ColliderData& c, Vec3& x, Vec3& v, Rea
   return hit;
 }
 
+// ---------------------------------------------------------------------------------------------------
+// swept contact (host and device)
+//
+// The projections above look only at where a particle ends its substep, so a plate thinner than a
+// substep's travel is tunnelled. sweepToContact walks the particle's path instead. Every shape is convex,
+// so its signed distance is a convex function along any line: the tangent line f(s0) + f'(s0)(s - s0) of
+// f(s) = phi(s) - r lies below f, which gives three cheap facts. (1) f(0) + f'(0) L > 0 proves that the
+// whole segment of length L stays clear (one distance evaluation for a particle far from the collider or
+// moving away from it). (2) A Newton step from a clear point never passes the first contact, and is at
+// least the plain conservative-advancement step f / 1, since |f'| <= 1. (3) Where f' >= 0 the path
+// never comes closer again.
+
+constexpr int kSweepSteps = 16;
+constexpr Real kSweepTolerance = Real(1e-4);  // of r + L: a point this close to contact counts as contact
+constexpr Real kSweepFloor = Real(1e-6);      // m: the tolerance's floor, above float round-off near 1 m
+
+// the point p given in the collider's local frame at time t, in world space
+EDDY_HD inline Vec3 colliderToWorld(const ColliderData& c, Vec3 p, Real t) {
+  return colliderCenter(c, t) + toWorld(c, colliderOrientation(c, t), p);
+}
+EDDY_HD inline Vec3 colliderToLocal(const ColliderData& c, Vec3 p, Real t) {
+  return toLocal(c, colliderOrientation(c, t), p - colliderCenter(c, t));
+}
+
+// Sweeps a particle of radius r moving over [t - dt, t] from `from` to `to` against obstacle c. A moving
+// collider is swept in its own frame: the start point in the frame at t - dt, the end point in the frame
+// at t, joined by a straight line (exact for a translation, a chord of the true path for a spin).
+// Where the path crosses into contact and the end point alone would not bring the particle back to the
+// side it came from (it ended clear beyond the collider, or nearer the far side), `to` becomes the contact
+// point plus the rest of the motion slid along the tangent plane there, a hair (2 tolerances) inside the
+// contact distance, so the usual projection or velocity response still runs (restitution, friction, and
+// for a velocity-level solver the approaching velocity is removed). Elsewhere `to` is left as it is, so
+// ordinary contacts keep exactly their old response. Returns true where `to` was changed.
+//
+// A container is skipped: its fluid side is the inside of a convex shape, so a segment between two points
+// on that side never leaves it, and an end point outside is already caught by the end-point projection.
+//
+// At the step bound (a path that creeps along a curved surface without converging) the last point reached
+// counts as the contact and is pushed along its normal by its distance onto the contact surface (exact
+// outside a convex shape): the particle still never passes through; it loses the unresolved part of the
+// motion into the surface for this substep, and keeps the tangential rest as at any contact.
+EDDY_HD inline bool sweepToContact(const ColliderData& c, Vec3 from, Vec3& to, Real r, Real t, Real dt) {
+  if (c.container) return false;
+  bool moves = colliderMoves(c);
+  Vec3 a = colliderToLocal(c, from, moves ? t - dt : t);
+  Vec3 b = colliderToLocal(c, to, t);
+  Vec3 seg = b - a;
+  Real len2 = lengthSquared(seg);
+  // the distance alone first (no gradient, no square root): a particle further from the surface than
+  // its whole path, the common case, is done (|grad phi| <= 1)
+  Real f = shapeDistance(c, a) - r;
+  if (!(len2 > 0) || (f > 0 && f * f >= len2)) return false;
+  Real len = sqrtf(len2);
+  Vec3 dir = seg / len;
+  Vec3 g;
+  shapeDistanceGradient(c, a, &g);
+  Real slope = dot(g, dir);
+  // fact (1), and fact (3) at the start: moving away or along the surface, or clear of it all the way
+  if (slope >= 0 || f + slope * len > 0) return false;
+  Real tol = kSweepTolerance * (r + len) + kSweepFloor;
+  Real s = 0;
+  for (int k = 0; k < kSweepSteps && f > tol; ++k) {
+    if (slope >= 0) return false;  // fact (3)
+    s += f / -slope;               // fact (2)
+    if (s >= len) return false;
+    f = shapeDistanceGradient(c, a + dir * s, &g) - r;
+    slope = dot(g, dir);
+  }
+  // contact (or the bound) at s, outward normal g: is the end point's own projection good enough?
+  Vec3 contact = a + dir * s;
+  Vec3 gEnd;
+  Real fEnd = shapeDistanceGradient(c, b, &gEnd) - r;
+  if (fEnd < 0 && dot(gEnd, g) >= 0) return false;
+  Vec3 rest = b - contact;
+  Real inward = fminf(dot(rest, g), Real(0));
+  Vec3 slid = contact + rest - g * (inward + fmaxf(f, Real(0)) + 2 * tol);
+  to = colliderToWorld(c, slid, t);
+  return true;
+}
+
+// the sweep against every obstacle in turn, each on the path the previous ones left
+EDDY_HD inline void sweepAll(const ColliderData* cs, int n, Vec3 from, Vec3& to, Real r, Real t, Real dt) {
+  for (int i = 0; i < n; ++i) sweepToContact(cs[i], from, to, r, t, dt);
+}
+
 // all colliders, two passes so a particle wedged between two colliders settles against both
 EDDY_HD inline void collideAll(const ColliderData* cs, int n, Vec3& x, Vec3& v, Real r, Real t) {
   for (int pass = 0; pass < 2; ++pass) {
@@ -316,7 +401,10 @@ EDDY_HD inline void collideAll(const ColliderData* cs, int n, Vec3& x, Vec3& v, 
   }
 }
 
+// xPrev is the position at t - dt: the path from it to x is swept first, so a thin obstacle is not
+// tunnelled
 EDDY_HD inline void projectAll(const ColliderData* cs, int n, Vec3& x, Vec3 xPrev, Real r, Real t, Real dt) {
+  sweepAll(cs, n, xPrev, x, r, t, dt);
   for (int pass = 0; pass < 2; ++pass) {
     bool any = false;
     for (int i = 0; i < n; ++i) any |= projectPosition(cs[i], x, xPrev, r, t, dt);

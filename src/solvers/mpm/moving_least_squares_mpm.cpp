@@ -407,7 +407,11 @@ void MovingLeastSquaresMpm::gridToParticle(StepContext& ctx, Real dt) {
         }
         c[i] = grad;
 
+        // the path is swept first: a collider thinner than a grid cell may hold no node, so the particles
+        // themselves must not pass through it
+        Vec3 start = xi;
         xi += vi * dt;
+        sweepAll(cs, nc, start, xi, Real(0), t, dt);
         for (int k = 0; k < nc; ++k) collideVelocity(cs[k], xi, vi, Real(0), t);
         bool out = false;
         holdAxis(xi.x, vi.x, lo.x, hi.x, out);

@@ -138,11 +138,13 @@ void WeaklyCompressibleSph::integrate(StepContext& ctx, Real dt) {
   const ColliderData* cs = ctx.colliders.data;
   int nc = int(ctx.colliders.size);
   Real r = ctx.particleRadius, time = ctx.time + dt;
-  // symplectic Euler, then the collider response
+  // symplectic Euler, then the collider response; the path is swept first so a thin obstacle is not
+  // tunnelled (a particle stopped at one is in contact, so the response takes its approaching velocity)
   parallelFor(
       p.size(), EDDY_KERNEL(Index i) {
         Vec3 vi = v[i] + acc[i] * dt;
         Vec3 xi = x[i] + vi * dt;
+        sweepAll(cs, nc, x[i], xi, r, time, dt);
         collideAll(cs, nc, xi, vi, r, time);
         v[i] = vi;
         x[i] = xi;
