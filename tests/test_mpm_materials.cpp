@@ -28,6 +28,7 @@ struct DropResult {
   double bounce = 0;          // rebound height of the centre above its resting height, over the drop height
   double impactSpeed = 0;     // m/s, the centre of mass just before the floor stops it
   double meanPlasticJ = 1;    // at the end
+  double meanJ = 1;           // at the end
   double compacted = 0;       // share of particles with Jp < 1 - thetaC / 2 at the end
   double lowestCentre = 1e9;  // m
   int substeps = 0;
@@ -77,19 +78,21 @@ DropResult dropBall(const std::string& material) {
     }
   }
   r.bounce = landed ? (highest - radius) / (y0 - radius) : 0;
-  double sum = 0;
+  double sum = 0, sumJ = 0;
   int compacted = 0;
   for (Index i = 0; i < h.size(); ++i) {
     sum += h.plasticJ()[i];
+    sumJ += h.j()[i];
     compacted += h.plasticJ()[i] < 1 - 0.025 / 2 ? 1 : 0;
   }
   r.meanPlasticJ = sum / double(h.size());
+  r.meanJ = sumJ / double(h.size());
   r.compacted = double(compacted) / double(h.size());
   std::printf(
       "  %-7s ball, %d particles, %d substeps: impact at %.2f m/s, lowest centre %.3f m (radius 0.06), "
-      "rebound %.1f%% of the drop height, mean Jp %.3f, compacted %.0f%%\n",
+      "rebound %.1f%% of the drop height, mean J %.4f, mean Jp %.3f, compacted %.0f%%\n",
       material.c_str(), int(r.particles), r.substeps, r.impactSpeed, r.lowestCentre, 100 * r.bounce,
-      r.meanPlasticJ, 100 * r.compacted);
+      r.meanJ, r.meanPlasticJ, 100 * r.compacted);
   return r;
 }
 
@@ -98,8 +101,9 @@ TEST(MpmSolids, ElasticBallBouncesBack) {
   // free fall from 0.24 m: 2.17 m/s
   EXPECT_NEAR(r.impactSpeed, std::sqrt(2 * 9.81 * 0.24), 0.15);
   EXPECT_GE(r.bounce, 0.3);
-  // elasticity keeps no permanent deformation
-  EXPECT_EQ(r.meanPlasticJ, 1.0);
+  // elasticity keeps no permanent deformation: back in flight, the ball has its volume again (the plastic
+  // J of an elastic material is never touched, so comparing it with 1 could not fail)
+  EXPECT_NEAR(r.meanJ, 1.0, 0.01);
 }
 
 TEST(MpmSolids, SnowBallCompactsAndStaysDown) {
