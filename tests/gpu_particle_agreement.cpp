@@ -2,7 +2,11 @@
 // particles matched by their persistent id, and the distance between each particle's two positions (and
 // velocities) compared with the particle spacing. Covers PBF, WCSPH, MPM snow and sand, a nozzle and a
 // moving collider. The backends sum in different orders and the GPU fuses multiply-adds, so the flows part
-// slowly where they splash; the bounds below were set from measurements on an NVIDIA H100 (in the output).
+// where they splash, and PBF's Jacobi iterations amplify that most: measured on an NVIDIA H200 (median / 95th
+// percentile, in spacings) PBF dam break 0.77 / 1.8, PBF nozzle 0.73 / 7.9, WCSPH dam break 0.043 / 0.20,
+// WCSPH with a moving paddle 0.12 / 1.6, MPM snow 0.068 / 0.13, MPM sand 0.0032 / 0.0060. The bounds are
+// about twice those: a real disagreement between the backends (a race, a missed neighbour) moves them by
+// far more.
 #include <eddy/backend.h>
 #include <eddy/scene_io.h>
 #include <eddy/simulation.h>
@@ -80,27 +84,27 @@ void expectParticlesAgree(const std::string& name, const std::string& file, std:
 
 TEST(GpuParticleAgreement, PbfDamBreak) {
   REQUIRE_GPU();
-  expectParticlesAgree("pbf dam break", "", {"fluid.spacing=0.04"}, 0.1, 1.0);
+  expectParticlesAgree("pbf dam break", "", {"fluid.spacing=0.04"}, 1.5, 4.0);
 }
 
 TEST(GpuParticleAgreement, WcsphDamBreak) {
   REQUIRE_GPU();
-  expectParticlesAgree("wcsph dam break", "", {"solver=wcsph", "fluid.spacing=0.04"}, 0.1, 1.0);
+  expectParticlesAgree("wcsph dam break", "", {"solver=wcsph", "fluid.spacing=0.04"}, 0.1, 0.5);
 }
 
 TEST(GpuParticleAgreement, MpmSnowball) {
   REQUIRE_GPU();
-  expectParticlesAgree("mpm snowball", "scenes/mpm_snowball_wall.json", {}, 0.1, 1.0);
+  expectParticlesAgree("mpm snowball", "scenes/mpm_snowball_wall.json", {}, 0.15, 0.3);
 }
 
 TEST(GpuParticleAgreement, MpmSandColumn) {
   REQUIRE_GPU();
-  expectParticlesAgree("mpm sand column", "scenes/mpm_sand_column.json", {}, 0.1, 1.0);
+  expectParticlesAgree("mpm sand column", "scenes/mpm_sand_column.json", {}, 0.01, 0.02);
 }
 
 TEST(GpuParticleAgreement, PbfNozzle) {
   REQUIRE_GPU();
-  expectParticlesAgree("pbf nozzle (jet tank)", "scenes/jet_tank.json", {"fluid.spacing=0.03"}, 0.1, 1.0);
+  expectParticlesAgree("pbf nozzle (jet tank)", "scenes/jet_tank.json", {"fluid.spacing=0.03"}, 1.5, 16.0);
 }
 
 TEST(GpuParticleAgreement, WcsphMovingCollider) {
@@ -110,7 +114,7 @@ TEST(GpuParticleAgreement, WcsphMovingCollider) {
       {"solver=wcsph", "fluid.spacing=0.04",
        R"(colliders=[{"shape": {"type": "box", "center": [0.8, 0.3, 0.3], "half_extents": [0.05, 0.3, 0.25]},
            "linear_velocity": [-0.5, 0, 0]}])"},
-      0.1, 1.0);
+      0.25, 3.2);
 }
 
 }  // namespace
