@@ -46,8 +46,8 @@ HostParticles runFor(const SceneDesc& scene, Backend backend, double seconds) {
 }
 
 // median and 95th percentile of the position distance in spacings must stay below the bounds
-void expectParticlesAgree(const std::string& name, const std::string& file, std::vector<std::string> overrides,
-                          double medianBound, double p95Bound) {
+void expectParticlesAgree(const std::string& name, const std::string& file,
+                          std::vector<std::string> overrides, double medianBound, double p95Bound) {
   std::string source = std::string(EDDY_SOURCE_DIR);
   if (const char* dir = std::getenv("EDDY_SOURCE_DIR")) source = dir;
   SceneDesc scene = file.empty() ? loadScene("", overrides) : loadScene(source + "/" + file, overrides);
@@ -72,9 +72,10 @@ void expectParticlesAgree(const std::string& name, const std::string& file, std:
   }
   EXPECT_EQ(unmatched, 0u) << name << ": ids on the CPU missing on the GPU";
   Spread x = spreadOf(dx), v = spreadOf(dv);
-  std::printf("  %-22s %7zu particles after 0.5 s: position apart (spacings) median %.2e p95 %.2e max %.2e; "
-              "velocity apart (m/s) median %.2e p95 %.2e max %.2e\n",
-              name.c_str(), c.size(), x.median, x.p95, x.max, v.median, v.p95, v.max);
+  std::printf(
+      "  %-22s %7zu particles after 0.5 s: position apart (spacings) median %.2e p95 %.2e max %.2e; "
+      "velocity apart (m/s) median %.2e p95 %.2e max %.2e\n",
+      name.c_str(), c.size(), x.median, x.p95, x.max, v.median, v.p95, v.max);
   EXPECT_LE(x.median, medianBound) << name;
   EXPECT_LE(x.p95, p95Bound) << name;
 }

@@ -6,6 +6,8 @@
 #include <eddy/scene_io.h>
 #include <eddy/simulation.h>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -18,12 +20,8 @@
 #include <string>
 #include <vector>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 namespace eddy {
 namespace {
-
 
 std::string injectAndRun(const char* solver, Vec3 x, Vec3 v, std::int64_t& substepsAfter,
                          std::int64_t& substepsBefore) {
@@ -51,8 +49,8 @@ void expectStopsWithinOneSubstep(const char* solver, Vec3 x, Vec3 v, const char*
   ASSERT_FALSE(msg.empty()) << solver << " " << what << ": no SimulationBlowUp";
   // the substep in which the fault is first seen does not complete
   EXPECT_LE(after - before, 1) << solver << " " << what;
-  for (std::string part : {std::string("frame 3"), std::string("solver ") + solver, std::string("Likely cause"),
-                           std::string("Change:")})
+  for (std::string part : {std::string("frame 3"), std::string("solver ") + solver,
+                           std::string("Likely cause"), std::string("Change:")})
     EXPECT_NE(msg.find(part), std::string::npos) << "'" << part << "' not in: " << msg;
 }
 
@@ -101,7 +99,8 @@ TEST(BlowUp, CliExitsWithStatusThreeAndKeepsCompleteFrames) {
   // a linear equation of state far too stiff for the substeps the scene allows
   std::string cmd = std::string(EDDY_CLI_PATH) + " run --quiet --frames 5 --out " + out.string() +
                     " --set solver=wcsph --set fluid.spacing=0.04 --set wcsph.equation_of_state=linear"
-                    " --set wcsph.stiffness=1e7 --set time.max_substeps=40 2> " + out.string() + ".err";
+                    " --set wcsph.stiffness=1e7 --set time.max_substeps=40 2> " +
+                    out.string() + ".err";
   int status = std::system(cmd.c_str());
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 3);

@@ -89,7 +89,8 @@ TEST(SolverKeys, SupportRatioAndMaterialDensityWhereTheyAreNotRead) {
 }
 
 TEST(SolverKeys, MpmContactOptionsNeedABoundaryThatUsesThem) {
-  std::string plane = R"(colliders=[{"shape": {"type": "plane", "center": [0, 0.1, 0]}, "restitution": 0.5}])";
+  std::string plane =
+      R"(colliders=[{"shape": {"type": "plane", "center": [0, 0.1, 0]}, "restitution": 0.5}])";
   expectRefused({"solver=mpm", "mpm.boundary=slip", plane}, {"/colliders/0/restitution", "separate"});
   std::string rough = R"(colliders=[{"shape": {"type": "plane", "center": [0, 0.1, 0]}, "friction": 0.5}])";
   expectRefused({"solver=mpm", "mpm.boundary=sticky", rough}, {"/colliders/0/friction", "sticky"});

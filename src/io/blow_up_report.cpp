@@ -39,8 +39,8 @@ bool findOffendingParticle(const HostParticles& p, Vec3 lo, Vec3 hi, std::size_t
   bool found = false;
   for (std::size_t i = 0; i < p.size(); ++i) {
     Vec3 x = p.position[i];
-    bool bad = !finite(x) || !finite(p.velocity[i]) || x.x < lo.x || x.y < lo.y || x.z < lo.z ||
-               x.x > hi.x || x.y > hi.y || x.z > hi.z;
+    bool bad = !finite(x) || !finite(p.velocity[i]) || x.x < lo.x || x.y < lo.y || x.z < lo.z || x.x > hi.x ||
+               x.y > hi.y || x.z > hi.z;
     if (bad && (!found || (!p.id.empty() && p.id[i] < p.id[index]))) {
       index = i;
       found = true;
@@ -54,10 +54,12 @@ std::string blowUpMessage(const BlowUpFacts& f, const SceneDesc& s, const HostPa
                       std::to_string(f.substep) + " (solver " + f.solver + ")";
   if (f.kind == BlowUpKind::SubstepTooShort) {
     char buf[160];
-    std::snprintf(buf, sizeof buf, "a stable substep is %.3g s, but time.max_substeps = %d allows no shorter than %.3g s",
+    std::snprintf(buf, sizeof buf,
+                  "a stable substep is %.3g s, but time.max_substeps = %d allows no shorter than %.3g s",
                   f.neededDt, s.time.maxSubsteps, f.allowedDt);
     return where + ": " + buf +
-           ". Likely cause: particles far faster than the CFL bound, or a stiffness too high for the frame rate. "
+           ". Likely cause: particles far faster than the CFL bound, or a stiffness too high for the frame "
+           "rate. "
            "Change: raise time.max_substeps, or " +
            stiffnessAdvice(s);
   }

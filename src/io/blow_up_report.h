@@ -18,11 +18,11 @@ enum class BlowUpKind {
 struct BlowUpFacts {
   BlowUpKind kind = BlowUpKind::InvalidState;
   std::string solver;
-  int frame = 0;               // the frame being computed (1 = the first after the initial state)
-  std::int64_t substep = 0;    // substeps completed before the one that failed, plus one
-  Vec3 lo{}, hi{};             // the box a particle may not leave (the domain with a margin)
-  double neededDt = 0;         // SubstepTooShort: the stable substep, s
-  double allowedDt = 0;        // SubstepTooShort: the shortest substep the scene allows, s
+  int frame = 0;             // the frame being computed (1 = the first after the initial state)
+  std::int64_t substep = 0;  // substeps completed before the one that failed, plus one
+  Vec3 lo{}, hi{};           // the box a particle may not leave (the domain with a margin)
+  double neededDt = 0;       // SubstepTooShort: the stable substep, s
+  double allowedDt = 0;      // SubstepTooShort: the shortest substep the scene allows, s
   // the offending particle where the check that found it knows it (its index in the particle arrays, and
   // where it was then); otherwise it is searched for in the particles
   bool known = false;
