@@ -143,6 +143,10 @@ Result checkInput(const FuzzInput& input, const SimulationLimits& limits) {
   } catch (const InputError& e) {
     r.outcome = Outcome::Rejected;
     r.message = e.what();
+  } catch (const SimulationBlowUp& e) {
+    // a valid scene that blows up must stop loudly, as it did: not a finding
+    r.outcome = Outcome::BlewUp;
+    r.message = e.what();
   } catch (const std::exception& e) {
     r.finding = "the simulation threw " + describeException(e);
   } catch (...) {

@@ -46,6 +46,7 @@ enum class Outcome {
   Rejected,   // parseScene (or the Simulation) threw InputError
   Parsed,     // the scene is valid; too large to simulate within the limits, or simulation was off
   Simulated,  // the scene is valid, a CPU Simulation was built and ran one substep
+  BlewUp,     // the scene is valid, and the run stopped with SimulationBlowUp (a loud stop, not a finding)
 };
 
 struct Result {
