@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "test_support.h"
+
 namespace eddy {
 namespace {
 
@@ -135,17 +137,7 @@ void expectSameScene(const SceneDesc& a, const SceneDesc& b) {
   EXPECT_EQ(a.output.particles, b.output.particles);
 }
 
-// runs f, expects an InputError whose message holds every one of parts
-void expectInputError(const std::function<void()>& f, std::initializer_list<std::string> parts) {
-  try {
-    f();
-    ADD_FAILURE() << "no InputError was thrown";
-  } catch (const InputError& e) {
-    std::string msg = e.what();
-    for (const std::string& p : parts)
-      EXPECT_NE(msg.find(p), std::string::npos) << "'" << p << "' not in: " << msg;
-  }
-}
+using test::expectInputError;
 
 // a small valid scene to break in one place at a time
 const char* kMinimal = R"({

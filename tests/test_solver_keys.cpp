@@ -14,21 +14,12 @@
 #include <vector>
 
 #include "colliders/collider.h"
+#include "test_support.h"
 
 namespace eddy {
 namespace {
 
-// runs f, expects an InputError whose message holds every one of parts
-void expectInputError(const std::function<void()>& f, std::initializer_list<std::string> parts) {
-  try {
-    f();
-    ADD_FAILURE() << "no InputError was thrown";
-  } catch (const InputError& e) {
-    std::string msg = e.what();
-    for (const std::string& p : parts)
-      EXPECT_NE(msg.find(p), std::string::npos) << "'" << p << "' not in: " << msg;
-  }
-}
+using test::expectInputError;
 
 void expectRefused(const std::vector<std::string>& overrides, std::initializer_list<std::string> parts) {
   expectInputError(
