@@ -271,7 +271,9 @@ bool NeighborGrid::invalidParticle(Index& index, Vec3& position) const {
   std::uint32_t words[6];
   mostNeighbors_.download(words, 6);
   index = Index(words[2]);
-  __builtin_memcpy(&position, words + 3, sizeof(Vec3));
+  Real xyz[3];
+  __builtin_memcpy(xyz, words + 3, sizeof xyz);
+  position = Vec3{xyz[0], xyz[1], xyz[2]};
   return true;
 }
 
