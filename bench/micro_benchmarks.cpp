@@ -48,7 +48,7 @@ void GridNeighborLists(benchmark::State& state) {
   grid.setup(2.0f, p.capacity(), 0);
   grid.sortParticles(p, "position", prims);
   auto x = p.vec3("position");
-  for (auto _ : state) grid.buildNeighborLists(asConst(x), prims);
+  for (auto _ : state) grid.buildNeighborLists(asConst(x), 0, prims);
   state.SetItemsProcessed(state.iterations() * p.size());
 }
 BENCHMARK(GridNeighborLists)->Arg(65536)->Arg(262144)->Unit(benchmark::kMillisecond);

@@ -111,7 +111,7 @@ double sortBuildAndCheck(Fixture& f, NeighborGrid& grid, Primitives& prims, int 
 
   grid.sortParticles(f.particles, attr::kPosition, prims);
   auto x = f.particles.vec3(attr::kPosition);
-  grid.buildNeighborLists(asConst(x), prims);
+  grid.buildNeighborLists(asConst(x), 0, prims);
   EXPECT_EQ(f.particles.size(), n) << what;
 
   // the ids are a permutation and every persistent attribute followed its particle

@@ -331,6 +331,44 @@ EDDY_HD inline Vec3 colliderToLocal(const ColliderData& c, Vec3 p, Real t) {
   return toLocal(c, colliderOrientation(c, t), p - colliderCenter(c, t));
 }
 
+// First contact of a path with obstacle c, both in the collider's local frame: the first point of the
+// segment a -> b where the distance to the surface falls to r (within a tolerance), found by the Newton
+// march that facts (1)-(3) allow. Returns false where the segment stays clear.
+struct PathContact {
+  Real s = 0;     // distance along the segment from a
+  Real gap = 0;   // distance to the contact surface there, between 0 and tol
+  Real tol = 0;   // how close counts as contact
+  Vec3 normal{};  // outward unit normal there
+  Vec3 dir{};     // unit direction a -> b
+};
+
+EDDY_HD inline bool firstContact(const ColliderData& c, Vec3 a, Vec3 b, Real r, PathContact& out) {
+  Vec3 seg = b - a;
+  Real len2 = lengthSquared(seg);
+  // the distance alone first (no gradient, no square root): a point further from the surface than the
+  // whole segment, the common case, is done (|grad phi| <= 1)
+  Real f = shapeDistance(c, a) - r;
+  if (!(len2 > 0) || (f > 0 && f * f >= len2)) return false;
+  Real len = sqrtf(len2);
+  Vec3 dir = seg / len;
+  Vec3 g;
+  shapeDistanceGradient(c, a, &g);
+  Real slope = dot(g, dir);
+  // fact (1), and fact (3) at the start: moving away or along the surface, or clear of it all the way
+  if (slope >= 0 || f + slope * len > 0) return false;
+  Real tol = kSweepTolerance * (r + len) + kSweepFloor;
+  Real s = 0;
+  for (int k = 0; k < kSweepSteps && f > tol; ++k) {
+    if (slope >= 0) return false;  // fact (3)
+    s += f / -slope;               // fact (2)
+    if (s >= len) return false;
+    f = shapeDistanceGradient(c, a + dir * s, &g) - r;
+    slope = dot(g, dir);
+  }
+  out = PathContact{s, fmaxf(f, Real(0)), tol, g, dir};
+  return true;
+}
+
 // Sweeps a particle of radius r moving over [t - dt, t] from `from` to `to` against obstacle c. A moving
 // collider is swept in its own frame: the start point in the frame at t - dt, the end point in the frame
 // at t, joined by a straight line (exact for a translation, a chord of the true path for a spin).
@@ -350,39 +388,18 @@ EDDY_HD inline Vec3 colliderToLocal(const ColliderData& c, Vec3 p, Real t) {
 // motion into the surface for this substep, and keeps the tangential rest as at any contact.
 EDDY_HD inline bool sweepToContact(const ColliderData& c, Vec3 from, Vec3& to, Real r, Real t, Real dt) {
   if (c.container) return false;
-  bool moves = colliderMoves(c);
-  Vec3 a = colliderToLocal(c, from, moves ? t - dt : t);
+  Vec3 a = colliderToLocal(c, from, colliderMoves(c) ? t - dt : t);
   Vec3 b = colliderToLocal(c, to, t);
-  Vec3 seg = b - a;
-  Real len2 = lengthSquared(seg);
-  // the distance alone first (no gradient, no square root): a particle further from the surface than
-  // its whole path, the common case, is done (|grad phi| <= 1)
-  Real f = shapeDistance(c, a) - r;
-  if (!(len2 > 0) || (f > 0 && f * f >= len2)) return false;
-  Real len = sqrtf(len2);
-  Vec3 dir = seg / len;
-  Vec3 g;
-  shapeDistanceGradient(c, a, &g);
-  Real slope = dot(g, dir);
-  // fact (1), and fact (3) at the start: moving away or along the surface, or clear of it all the way
-  if (slope >= 0 || f + slope * len > 0) return false;
-  Real tol = kSweepTolerance * (r + len) + kSweepFloor;
-  Real s = 0;
-  for (int k = 0; k < kSweepSteps && f > tol; ++k) {
-    if (slope >= 0) return false;  // fact (3)
-    s += f / -slope;               // fact (2)
-    if (s >= len) return false;
-    f = shapeDistanceGradient(c, a + dir * s, &g) - r;
-    slope = dot(g, dir);
-  }
-  // contact (or the bound) at s, outward normal g: is the end point's own projection good enough?
-  Vec3 contact = a + dir * s;
+  PathContact hit;
+  if (!firstContact(c, a, b, r, hit)) return false;
+  // contact (or the bound) at s: is the end point's own projection good enough?
+  Vec3 contact = a + hit.dir * hit.s;
   Vec3 gEnd;
   Real fEnd = shapeDistanceGradient(c, b, &gEnd) - r;
-  if (fEnd < 0 && dot(gEnd, g) >= 0) return false;
+  if (fEnd < 0 && dot(gEnd, hit.normal) >= 0) return false;
   Vec3 rest = b - contact;
-  Real inward = fminf(dot(rest, g), Real(0));
-  Vec3 slid = contact + rest - g * (inward + fmaxf(f, Real(0)) + 2 * tol);
+  Real inward = fminf(dot(rest, hit.normal), Real(0));
+  Vec3 slid = contact + rest - hit.normal * (inward + hit.gap + 2 * hit.tol);
   to = colliderToWorld(c, slid, t);
   return true;
 }
@@ -390,6 +407,43 @@ EDDY_HD inline bool sweepToContact(const ColliderData& c, Vec3 from, Vec3& to, R
 // the sweep against every obstacle in turn, each on the path the previous ones left
 EDDY_HD inline void sweepAll(const ColliderData* cs, int n, Vec3 from, Vec3& to, Real r, Real t, Real dt) {
   for (int i = 0; i < n; ++i) sweepToContact(cs[i], from, to, r, t, dt);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// thin obstacles between SPH neighbours (host and device)
+//
+// Particles stay a radius clear of every obstacle, so two of them on opposite sides of one are at least
+// its thickness plus a diameter apart: only an obstacle thinner than the kernel support h separates
+// neighbours, whose densities and pressures would then act through it. The neighbour search drops a pair
+// whose segment enters such a barrier. (Pairs around a thicker obstacle's corner still clip its solid,
+// but both particles face the same fluid there.)
+
+// the thinnest extent of an obstacle's solid; a plane's is unbounded
+EDDY_HD inline Real shapeThickness(const ColliderData& c) {
+  switch (c.kind) {
+    case ShapeKind::Plane:
+      return Real(1e30);
+    case ShapeKind::Box:
+      return 2 * fminf(c.halfExtents.x, fminf(c.halfExtents.y, c.halfExtents.z));
+    case ShapeKind::Cylinder:
+      return 2 * fminf(c.radius, c.halfHeight);
+    default:
+      return 2 * c.radius;
+  }
+}
+
+// whether obstacle c must be checked between neighbours closer than h
+EDDY_HD inline bool isBarrier(const ColliderData& c, Real h) { return !c.container && shapeThickness(c) < h; }
+
+// whether the segment between two world points outside obstacle c passes through it at time t (the same
+// answer from either end up to round-off, so callers pass the ends in a fixed order). A pair with an end
+// inside the solid is left alone: that particle is pushed out by the contact response of this substep,
+// and cut off from every neighbour meanwhile it would have no density at all.
+EDDY_HD inline bool segmentEntersObstacle(const ColliderData& c, Vec3 a, Vec3 b, Real t) {
+  Vec3 la = colliderToLocal(c, a, t), lb = colliderToLocal(c, b, t);
+  if (!(shapeDistance(c, la) > 0 && shapeDistance(c, lb) > 0)) return false;
+  PathContact hit;
+  return firstContact(c, la, lb, 0, hit);
 }
 
 // all colliders, two passes so a particle wedged between two colliders settles against both

@@ -95,7 +95,7 @@ void NeighborGrid::sortParticles(ParticleSet& particles, const char* positionAtt
 }
 
 template <class Position>
-void NeighborGrid::launchNeighborLists(View<const Position> positions) {
+void NeighborGrid::launchNeighborLists(View<const Position> positions, Real t) {
   Index n = count_;
   const Position* x = positions.data;
   GridView g = grid();
@@ -106,6 +106,10 @@ void NeighborGrid::launchNeighborLists(View<const Position> positions) {
   std::uint32_t* most = mostNeighbors_.data();
   Vec3 lo = lo_, hi = hi_;
   bool capped = maxNeighbors_ > 0;
+  const ColliderData* barriers = barriers_.data;
+  int barrierCount = int(barriers_.size);
+  // a pair whose segment enters a barrier has both ends within h of it (the segment is shorter than h)
+  Real barrierReach = cellSize_ * Real(1.001);
   parallelFor(
       n, EDDY_KERNEL(Index i) {
         Vec3 xi = positionOf(x[i]);
@@ -121,6 +125,19 @@ void NeighborGrid::launchNeighborLists(View<const Position> positions) {
           counts[i] = 0;
           return;
         }
+        // the thin obstacles within reach of x_i (bit b % 32 for barrier b); most particles have none, and
+        // then no pair is tested
+        std::uint32_t near = 0;
+        for (int b = 0; b < barrierCount; ++b)
+          if (signedDistance(barriers[b], xi, t, nullptr) < barrierReach) near |= 1u << (b & 31);
+        // a neighbour beyond a barrier is none; the segment is always walked from the lower index, so that
+        // i and j agree on their pair bit for bit
+        auto blocked = [&](std::uint32_t j, Vec3 xj) {
+          Vec3 from = Index(j) < i ? xj : xi, to = Index(j) < i ? xi : xj;
+          for (int b = 0; b < barrierCount; ++b)
+            if ((near >> (b & 31) & 1u) && segmentEntersObstacle(barriers[b], from, to, t)) return true;
+          return false;
+        };
         if (capped) {
           // a capped list keeps the nearest neighbours: once full, a closer candidate replaces the farthest
           // kept one. Kept in visit order instead, the lists were one-sided (-z cells first) and momentum
@@ -136,9 +153,10 @@ void NeighborGrid::launchNeighborLists(View<const Position> positions) {
           };
           g.forEachCell(xi, [&](std::uint32_t begin, std::uint32_t end) {
             for (std::uint32_t j = begin; j < end; ++j) {
-              Vec3 d = xi - positionOf(x[j]);
+              Vec3 xj = positionOf(x[j]);
+              Vec3 d = xi - xj;
               Real r2 = dot(d, d);
-              if (!(r2 < h2) || Index(j) == i) continue;
+              if (!(r2 < h2) || Index(j) == i || (near && blocked(j, xj))) continue;
               if (c < nv.stride) {
                 indices[nv.slot(i, c)] = j;
               } else {
@@ -158,7 +176,7 @@ void NeighborGrid::launchNeighborLists(View<const Position> positions) {
 #if EDDY_BACKEND_CUDA
         auto test = [&](std::uint32_t j, Vec3 p) {
           Vec3 d = xi - p;
-          if (dot(d, d) < h2 && Index(j) != i) {
+          if (dot(d, d) < h2 && Index(j) != i && !(near && blocked(j, p))) {
             if (c < nv.stride) indices[nv.slot(i, c)] = j;
             ++c;
           }
@@ -185,8 +203,11 @@ void NeighborGrid::launchNeighborLists(View<const Position> positions) {
     std::uint32_t* row = indices + nv.slot(i, 0);
     const Index last = nv.stride;
     auto accept = [&](std::uint32_t j) -> Index {
-      Vec3 d = xi - positionOf(x[j]);
-      return (dot(d, d) < h2) & (Index(j) != i);
+      Vec3 xj = positionOf(x[j]);
+      Vec3 d = xi - xj;
+      Index a = (dot(d, d) < h2) & (Index(j) != i);
+      if (near && a) a = !blocked(j, xj);
+      return a;
     };
     g.forEachCell(xi, [&](std::uint32_t begin, std::uint32_t end) {
       std::uint32_t j = begin;
@@ -212,9 +233,9 @@ void NeighborGrid::launchNeighborLists(View<const Position> positions) {
 #if EDDY_BACKEND_CUDA
   if (!listsBuilt_) {
     checkCuda(cudaEventCreateWithFlags(&listsBuilt_, cudaEventDisableTiming), "event create");
-    checkCuda(
-        cudaHostAlloc(reinterpret_cast<void**>(&pinnedMost_), 2 * sizeof(std::uint32_t), cudaHostAllocDefault),
-        "pinned allocation");
+    checkCuda(cudaHostAlloc(reinterpret_cast<void**>(&pinnedMost_), 2 * sizeof(std::uint32_t),
+                            cudaHostAllocDefault),
+              "pinned allocation");
   }
   checkCuda(cudaMemcpyAsync(pinnedMost_, most, 2 * sizeof(std::uint32_t), cudaMemcpyDeviceToHost),
             "list check");
@@ -238,13 +259,13 @@ bool NeighborGrid::listsComplete() {
   // more neighbours than slots: widen the lists (rare, geometric) where memory allows; the caller builds
   // them again
   Index stride = std::max<Index>(largest + largest / 4, stride_ + stride_ / 2);
-  std::size_t need = std::size_t((capacity_ + 31) / 32 * 32) * std::size_t(stride + kSpareSlots) *
-                     sizeof(std::uint32_t);
+  std::size_t need =
+      std::size_t((capacity_ + 31) / 32 * 32) * std::size_t(stride + kSpareSlots) * sizeof(std::uint32_t);
   std::size_t free = freeDeviceBytes(kDevice) + neighborIndices_.bytes();
   if (need > free)
     throw RuntimeFailure("not enough " + std::string(kDevice == Device::Cuda ? "GPU" : "host") +
-                         " memory: the neighbour lists need about " + std::to_string(need >> 20) + " MiB for " +
-                         std::to_string(largest) + " neighbours per particle, but only " +
+                         " memory: the neighbour lists need about " + std::to_string(need >> 20) +
+                         " MiB for " + std::to_string(largest) + " neighbours per particle, but only " +
                          std::to_string(free >> 20) +
                          " MiB are free; particles have piled up (a blow-up?), or increase /fluid/spacing "
                          "or set pbf.max_neighbors");
@@ -255,16 +276,16 @@ bool NeighborGrid::listsComplete() {
 }
 
 template <class Position>
-void NeighborGrid::buildNeighborLists(View<const Position> positions, Primitives& prims) {
+void NeighborGrid::buildNeighborLists(View<const Position> positions, Real t, Primitives& prims) {
   do {
-    launchNeighborLists(positions);
+    launchNeighborLists(positions, t);
   } while (!listsComplete());
 }
 
-template void NeighborGrid::buildNeighborLists<Vec3>(View<const Vec3>, Primitives&);
-template void NeighborGrid::buildNeighborLists<Vec4>(View<const Vec4>, Primitives&);
-template void NeighborGrid::launchNeighborLists<Vec3>(View<const Vec3>);
-template void NeighborGrid::launchNeighborLists<Vec4>(View<const Vec4>);
+template void NeighborGrid::buildNeighborLists<Vec3>(View<const Vec3>, Real, Primitives&);
+template void NeighborGrid::buildNeighborLists<Vec4>(View<const Vec4>, Real, Primitives&);
+template void NeighborGrid::launchNeighborLists<Vec3>(View<const Vec3>, Real);
+template void NeighborGrid::launchNeighborLists<Vec4>(View<const Vec4>, Real);
 
 bool NeighborGrid::invalidParticle(Index& index, Vec3& position) const {
   if (!invalid_) return false;

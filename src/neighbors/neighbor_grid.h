@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "backend/primitives.h"
+#include "colliders/collider.h"
 #include "neighbors/counting_sort.h"
 #include "sim/particle_set.h"
 
@@ -129,16 +130,20 @@ class NeighborGrid {
   // sorts the particles by cell of `positionAttribute` (Vec3 or Vec4) and reorders every persistent
   // attribute
   void sortParticles(ParticleSet& particles, const char* positionAttribute, Primitives& prims);
-  // builds neighbour lists (pairs closer than the cell size, self excluded) over the sorted positions
-  // (Vec3, or Vec4 whose w is ignored)
+  // obstacles thinner than the cell size (the SPH support), which particles on their two sides would
+  // otherwise see through: a pair whose segment enters one is not a pair. The view must outlive the grid.
+  void setBarriers(View<const ColliderData> barriers) { barriers_ = barriers; }
+
+  // builds neighbour lists (pairs closer than the cell size, self excluded, none across a barrier at time
+  // t) over the sorted positions (Vec3, or Vec4 whose w is ignored)
   template <class Position>
-  void buildNeighborLists(View<const Position> positions, Primitives& prims);
+  void buildNeighborLists(View<const Position> positions, Real t, Primitives& prims);
   // the same in two halves, so that work on the lists can be queued before the host learns whether they
   // held every neighbour: launch, queue work, then listsComplete(); when it says no, the lists were
   // widened and both must run again. On the GPU the answer waits only for the list build itself (an
   // event and a pinned copy of its largest count), not for the work queued after it.
   template <class Position>
-  void launchNeighborLists(View<const Position> positions);
+  void launchNeighborLists(View<const Position> positions, Real t);
   bool listsComplete();
   // whether the last list build met a particle that was not finite or outside the bounds (read back with
   // the list check, so it costs no extra wait)
@@ -170,6 +175,7 @@ class NeighborGrid {
   CountingSort sort_;
   Buffer<std::uint32_t> neighborCounts_, neighborIndices_;
   Vec3 lo_{}, hi_{};
+  View<const ColliderData> barriers_;
   bool invalid_ = false;
   Index mostSeen_ = 0;
   // of the last build: the largest count, the number of invalid positions, the first one's index and

@@ -44,6 +44,12 @@ FluidSimulation::FluidSimulation(const SceneDesc& scene) : scene_(scene) {
   cs.push_back(makeDomainContainer(scene.domain));
   colliders_ = Buffer<ColliderData>(kDevice, cs.size());
   colliders_.upload(cs.data(), cs.size());
+  // the obstacles thin enough for neighbours to see each other through them
+  std::vector<ColliderData> thin;
+  for (const ColliderData& c : cs)
+    if (isBarrier(c, kernels_.h)) thin.push_back(c);
+  barriers_ = Buffer<ColliderData>(kDevice, thin.size());
+  barriers_.upload(thin.data(), thin.size());
 
   // one-shot volume emitters now; nozzles over time
   std::vector<EmittedParticles> volumes(scene.emitters.size());
@@ -89,6 +95,7 @@ FluidSimulation::FluidSimulation(const SceneDesc& scene) : scene_(scene) {
   blowUpHi_ = scene.domain.max + Vec3{reach, reach, reach};
   if (solver_->usesNeighborGrid())
     grid_.setup(kernels_.h, Index(budget), solver_->neighborCap(), blowUpLo_, blowUpHi_);
+  grid_.setBarriers({barriers_.data(), barriers_.size()});
 }
 
 void FluidSimulation::checkMemory(std::int64_t particles) const {
@@ -150,14 +157,15 @@ std::vector<std::string> FluidSimulation::warnings() const {
   std::vector<std::string> w;
   int cap = solver_->neighborCap();
   if (cap > 0 && solver_->usesNeighborGrid() && grid_.mostNeighborsSeen() > cap)
-    w.push_back("the neighbour cap pbf.max_neighbors = " + std::to_string(cap) + " was reached: particles had up to " +
-                std::to_string(grid_.mostNeighborsSeen()) + " neighbours, and their lists kept the " +
-                std::to_string(cap) + " nearest");
+    w.push_back("the neighbour cap pbf.max_neighbors = " + std::to_string(cap) +
+                " was reached: particles had up to " + std::to_string(grid_.mostNeighborsSeen()) +
+                " neighbours, and their lists kept the " + std::to_string(cap) + " nearest");
   return w;
 }
 
 void FluidSimulation::overwriteParticle(std::int64_t i, Vec3 x, Vec3 v) {
-  if (i < 0 || i >= particles_.size()) throw InputError("overwriteParticle: no particle " + std::to_string(i));
+  if (i < 0 || i >= particles_.size())
+    throw InputError("overwriteParticle: no particle " + std::to_string(i));
   copyBytes(kDevice, particles_.vec3(attr::kPosition).data + i, Device::Host, &x, sizeof(Vec3));
   copyBytes(kDevice, particles_.vec3(attr::kVelocity).data + i, Device::Host, &v, sizeof(Vec3));
 }
@@ -346,7 +354,7 @@ void FluidSimulation::restoreState(const SimulationState& s) {
 }
 
 std::size_t FluidSimulation::deviceMemoryBytes() const {
-  return particles_.bytes() + grid_.bytes() + prims_.scratchBytes() + colliders_.bytes() +
+  return particles_.bytes() + grid_.bytes() + prims_.scratchBytes() + colliders_.bytes() + barriers_.bytes() +
          statsScratch_.bytes() + solver_->deviceBytes();
 }
 

@@ -53,6 +53,7 @@ class FluidSimulation final : public Simulation {
   Primitives prims_;
   PhaseTimers timers_;
   Buffer<ColliderData> colliders_;
+  Buffer<ColliderData> barriers_;  // the obstacles thinner than h, for the neighbour search
   Buffer<Real> statsScratch_;  // per-particle values to reduce (statistics, the adaptive substep)
   std::vector<NozzleEmitter> nozzles_;
   std::vector<int> nozzleEmitter_;  // scene emitter index of each nozzle

@@ -31,12 +31,13 @@ inline void computeDensity(const StepContext& ctx, View<const Vec3> positions, V
 }
 
 // Sorts the particles by the cell of `positionAttribute` (Vec3 or Vec4), builds the neighbour lists on
-// those positions and queues work(), everything that reads them before the solver changes state that it
-// cannot recompute. The host checks the lists only after that (waiting for the list build alone), so the
-// GPU never waits for the host. In the rare case of an overflow the lists were widened: restart() puts
-// back what work() changed (the positions the lists are built on included), and both run again.
+// those positions (at time t, for moving barriers) and queues work(), everything that reads them before the
+// solver changes state that it cannot recompute. The host checks the lists only after that (waiting for the
+// list build alone), so the GPU never waits for the host. In the rare case of an overflow the lists were
+// widened: restart() puts back what work() changed (the positions the lists are built on included), and both
+// run again.
 template <class Restart, class Work>
-void findNeighbors(StepContext& ctx, const char* positionAttribute, Restart&& restart, Work&& work) {
+void findNeighbors(StepContext& ctx, const char* positionAttribute, Real t, Restart&& restart, Work&& work) {
   ctx.timers.mark(Phase::NeighborGrid);
   ctx.grid.sortParticles(ctx.particles, positionAttribute, ctx.prims);
   bool wide = ctx.particles.components(positionAttribute) == 4;
@@ -44,9 +45,9 @@ void findNeighbors(StepContext& ctx, const char* positionAttribute, Restart&& re
     if (again) restart();
     ctx.timers.mark(Phase::NeighborLists);
     if (wide)
-      ctx.grid.launchNeighborLists(asConst(ctx.particles.vec4(positionAttribute)));
+      ctx.grid.launchNeighborLists(asConst(ctx.particles.vec4(positionAttribute)), t);
     else
-      ctx.grid.launchNeighborLists(asConst(ctx.particles.vec3(positionAttribute)));
+      ctx.grid.launchNeighborLists(asConst(ctx.particles.vec3(positionAttribute)), t);
     work();
     if (ctx.grid.listsComplete()) return;
   }

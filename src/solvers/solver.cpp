@@ -9,7 +9,7 @@ namespace eddy::EDDY_NS {
 void Solver::updateDensity(StepContext& ctx) {
   ctx.grid.sortParticles(ctx.particles, attr::kPosition, ctx.prims);
   auto x = ctx.particles.vec3(attr::kPosition);
-  ctx.grid.buildNeighborLists(asConst(x), ctx.prims);
+  ctx.grid.buildNeighborLists(asConst(x), ctx.time, ctx.prims);
   computeDensity(ctx, {x.data, x.size}, ctx.particles.real(attr::kDensity), ctx.time);
 }
 

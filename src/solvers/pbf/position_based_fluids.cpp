@@ -51,7 +51,7 @@ void PositionBasedFluids::step(StepContext& ctx, Real dt) {
   // the iterations change only the predicted positions, which predict() puts back if the lists must be
   // built again
   findNeighbors(
-      ctx, attr_pbf::kPredicted, [&] { predict(ctx, dt); },
+      ctx, attr_pbf::kPredicted, ctx.time + dt, [&] { predict(ctx, dt); },
       [&] {
         for (int it = 0; it < settings_.iterations; ++it) {
           solveDensity(ctx, dt);

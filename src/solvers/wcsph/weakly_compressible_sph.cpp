@@ -49,7 +49,7 @@ Real WeaklyCompressibleSph::stableTimeStep(StepContext& ctx) {
 void WeaklyCompressibleSph::step(StepContext& ctx, Real dt) {
   // density, pressure and forces write only scratch attributes: nothing to put back for a second try
   findNeighbors(
-      ctx, attr::kPosition, [] {},
+      ctx, attr::kPosition, ctx.time, [] {},
       [&] {
         densityAndPressure(ctx);
         forces(ctx);
