@@ -165,6 +165,14 @@ EDDY_HD inline std::uint32_t atomicIncrementU32(std::uint32_t* p) {
   return __atomic_fetch_add(p, 1u, __ATOMIC_RELAXED);
 #endif
 }
+// sets *p = v and returns what it held
+EDDY_HD inline std::uint32_t atomicExchangeU32(std::uint32_t* p, std::uint32_t v) {
+#if defined(__CUDA_ARCH__)
+  return atomicExch(reinterpret_cast<unsigned*>(p), unsigned(v));
+#else
+  return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);
+#endif
+}
 EDDY_HD inline void atomicAddCount(unsigned long long* p, unsigned long long v) {
 #if defined(__CUDA_ARCH__)
   atomicAdd(p, v);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace eddy::EDDY_NS {
 
@@ -67,14 +68,28 @@ void NeighborGrid::recordKeys(const Position* x, Index n) {
   KeyRecorder keys = sort_.recorder();
   // the list build's overflow counter is cleared here, saving a memset launch per substep
   std::uint32_t* most = mostNeighbors_.data();
+  Vec3 lo = lo_, hi = hi_;
+  std::uint32_t epoch = epoch_;
   parallelFor(
       n, EDDY_KERNEL(Index i) {
-        if (i == 0) most[0] = most[1] = 0;
+        if (i == 0) most[0] = 0;
         Vec3 p = positionOf(x[i]);
         int cx, cy, cz;
         g.cellOf(p, cx, cy, cz);
+        // The blow-up check rides on this pass, which reads every position anyway (false for NaN). Words 1
+        // and 6 hold the number of the last sort that met such a particle, so they need no clearing; the
+        // first to mark word 6 leaves its (unsorted) index and position in words 2..5 for the report (the
+        // step may move it back inside before the host looks).
+        bool valid = p.x >= lo.x && p.y >= lo.y && p.z >= lo.z && p.x <= hi.x && p.y <= hi.y && p.z <= hi.z;
+        if (!valid) {
+          most[1] = epoch;
+          if (atomicExchangeU32(most + 6, epoch) != epoch) {
+            most[2] = std::uint32_t(i);
+            __builtin_memcpy(most + 3, &p, sizeof(Vec3));
+          }
+        }
         // a position that is not finite has no cell: spread such particles over the keys by index, so that
-        // a blow-up does not pile them all into one key (the list build reports them)
+        // a blow-up does not pile them all into one key
         bool finite = p.x - p.x == 0 && p.y - p.y == 0 && p.z - p.z == 0;
         keys.record(i, finite ? g.key(cx, cy, cz) : g.key(i, i >> 5, i >> 10));
       });
@@ -84,8 +99,12 @@ void NeighborGrid::sortParticles(ParticleSet& particles, const char* positionAtt
   ensureCapacity(particles.capacity());
   count_ = particles.size();
   Index n = count_;
-  if (mostNeighbors_.size() == 0) mostNeighbors_.resize(kDevice, 6);
-  if (n == 0) fillBytes(kDevice, mostNeighbors_.data(), 0, 2 * sizeof(std::uint32_t));
+  if (mostNeighbors_.size() == 0) {
+    mostNeighbors_.resize(kDevice, 7);
+    mostNeighbors_.fillZero();
+  }
+  if (n == 0) fillBytes(kDevice, mostNeighbors_.data(), 0, sizeof(std::uint32_t));
+  epoch_ = epoch_ == 0xffffffffu ? 1 : epoch_ + 1;
   if (particles.components(positionAttribute) == 4)
     recordKeys(particles.vec4(positionAttribute).data, n);
   else
@@ -96,15 +115,35 @@ void NeighborGrid::sortParticles(ParticleSet& particles, const char* positionAtt
 
 template <class Position>
 void NeighborGrid::launchNeighborLists(View<const Position> positions, Real t) {
+  // the barrier tests cost registers even where they never run: scenes without a thin obstacle build
+  // their lists without them
+  if (barriers_.size > 0)
+    launchLists<Position, true>(positions.data, t);
+  else
+    launchLists<Position, false>(positions.data, t);
+#if EDDY_BACKEND_CUDA
+  if (!listsBuilt_) {
+    checkCuda(cudaEventCreateWithFlags(&listsBuilt_, cudaEventDisableTiming), "event create");
+    checkCuda(cudaHostAlloc(reinterpret_cast<void**>(&pinnedMost_), 2 * sizeof(std::uint32_t),
+                            cudaHostAllocDefault),
+              "pinned allocation");
+  }
+  checkCuda(
+      cudaMemcpyAsync(pinnedMost_, mostNeighbors_.data(), 2 * sizeof(std::uint32_t), cudaMemcpyDeviceToHost),
+      "list check");
+  checkCuda(cudaEventRecord(listsBuilt_), "list check");
+#endif
+}
+
+template <class Position, bool WithBarriers>
+void NeighborGrid::launchLists(const Position* x, Real t) {
   Index n = count_;
-  const Position* x = positions.data;
   GridView g = grid();
   Real h2 = cellSize_ * cellSize_;
   NeighborView nv = neighbors();
   std::uint32_t* counts = neighborCounts_.data();
   std::uint32_t* indices = neighborIndices_.data();
   std::uint32_t* most = mostNeighbors_.data();
-  Vec3 lo = lo_, hi = hi_;
   bool capped = maxNeighbors_ > 0;
   const ColliderData* barriers = barriers_.data;
   int barrierCount = int(barriers_.size);
@@ -114,28 +153,22 @@ void NeighborGrid::launchNeighborLists(View<const Position> positions, Real t) {
       n, EDDY_KERNEL(Index i) {
         Vec3 xi = positionOf(x[i]);
         Index c = 0;
-        // the blow-up check rides on this pass, which reads every position anyway (false for NaN)
-        if (!(xi.x >= lo.x && xi.y >= lo.y && xi.z >= lo.z && xi.x <= hi.x && xi.y <= hi.y && xi.z <= hi.z)) {
-          // the first to arrive also leaves its index and position for the report (the step may move it
-          // back inside before the host looks)
-          if (atomicIncrementU32(most + 1) == 0) {
-            most[2] = std::uint32_t(i);
-            __builtin_memcpy(most + 3, &xi, sizeof(Vec3));
-          }
-          counts[i] = 0;
-          return;
-        }
         // the thin obstacles within reach of x_i (bit b % 32 for barrier b); most particles have none, and
         // then no pair is tested
         std::uint32_t near = 0;
-        for (int b = 0; b < barrierCount; ++b)
-          if (signedDistance(barriers[b], xi, t, nullptr) < barrierReach) near |= 1u << (b & 31);
-        // a neighbour beyond a barrier is none; the segment is always walked from the lower index, so that
-        // i and j agree on their pair bit for bit
-        auto blocked = [&](std::uint32_t j, Vec3 xj) {
-          Vec3 from = Index(j) < i ? xj : xi, to = Index(j) < i ? xi : xj;
+        if (WithBarriers) {  // a template constant: compiled out where false
           for (int b = 0; b < barrierCount; ++b)
-            if ((near >> (b & 31) & 1u) && segmentEntersObstacle(barriers[b], from, to, t)) return true;
+            if (signedDistance(barriers[b], xi, t, nullptr) < barrierReach) near |= 1u << (b & 31);
+        }
+        // whether a neighbour lies beyond a barrier; the segment is always walked from the lower index, so
+        // that i and j agree on their pair bit for bit
+        auto blocked = [&](std::uint32_t j, Vec3 xj) {
+          if (WithBarriers) {  // a template constant: compiled out where false
+            if (!near) return false;
+            Vec3 from = Index(j) < i ? xj : xi, to = Index(j) < i ? xi : xj;
+            for (int b = 0; b < barrierCount; ++b)
+              if ((near >> (b & 31) & 1u) && segmentEntersObstacle(barriers[b], from, to, t)) return true;
+          }
           return false;
         };
         if (capped) {
@@ -156,7 +189,7 @@ void NeighborGrid::launchNeighborLists(View<const Position> positions, Real t) {
               Vec3 xj = positionOf(x[j]);
               Vec3 d = xi - xj;
               Real r2 = dot(d, d);
-              if (!(r2 < h2) || Index(j) == i || (near && blocked(j, xj))) continue;
+              if (!(r2 < h2) || Index(j) == i || blocked(j, xj)) continue;
               if (c < nv.stride) {
                 indices[nv.slot(i, c)] = j;
               } else {
@@ -176,7 +209,7 @@ void NeighborGrid::launchNeighborLists(View<const Position> positions, Real t) {
 #if EDDY_BACKEND_CUDA
         auto test = [&](std::uint32_t j, Vec3 p) {
           Vec3 d = xi - p;
-          if (dot(d, d) < h2 && Index(j) != i && !(near && blocked(j, p))) {
+          if (dot(d, d) < h2 && Index(j) != i && !blocked(j, p)) {
             if (c < nv.stride) indices[nv.slot(i, c)] = j;
             ++c;
           }
@@ -206,7 +239,7 @@ void NeighborGrid::launchNeighborLists(View<const Position> positions, Real t) {
       Vec3 xj = positionOf(x[j]);
       Vec3 d = xi - xj;
       Index a = (dot(d, d) < h2) & (Index(j) != i);
-      if (near && a) a = !blocked(j, xj);
+      if (WithBarriers && a) a = !blocked(j, xj);
       return a;
     };
     g.forEachCell(xi, [&](std::uint32_t begin, std::uint32_t end) {
@@ -230,17 +263,6 @@ void NeighborGrid::launchNeighborLists(View<const Position> positions, Real t) {
         counts[i] = std::uint32_t(c);
         atomicMaxU32(most, std::uint32_t(c));
       });
-#if EDDY_BACKEND_CUDA
-  if (!listsBuilt_) {
-    checkCuda(cudaEventCreateWithFlags(&listsBuilt_, cudaEventDisableTiming), "event create");
-    checkCuda(cudaHostAlloc(reinterpret_cast<void**>(&pinnedMost_), 2 * sizeof(std::uint32_t),
-                            cudaHostAllocDefault),
-              "pinned allocation");
-  }
-  checkCuda(cudaMemcpyAsync(pinnedMost_, most, 2 * sizeof(std::uint32_t), cudaMemcpyDeviceToHost),
-            "list check");
-  checkCuda(cudaEventRecord(listsBuilt_), "list check");
-#endif
 }
 
 bool NeighborGrid::listsComplete() {
@@ -253,7 +275,7 @@ bool NeighborGrid::listsComplete() {
   mostNeighbors_.download(words, 2);
 #endif
   Index largest = Index(words[0]);
-  invalid_ = words[1] != 0;
+  invalid_ = words[1] == epoch_;
   mostSeen_ = std::max(mostSeen_, largest);
   if (maxNeighbors_ > 0 || largest <= stride_) return true;  // a cap keeps the nearest by design
   // more neighbours than slots: widen the lists (rare, geometric) where memory allows; the caller builds
@@ -291,7 +313,11 @@ bool NeighborGrid::invalidParticle(Index& index, Vec3& position) const {
   if (!invalid_) return false;
   std::uint32_t words[6];
   mostNeighbors_.download(words, 6);
-  index = Index(words[2]);
+  // the check ran before the sort: find where the particle went (dst[k] = src[order[k]])
+  std::vector<std::uint32_t> order(static_cast<std::size_t>(count_));
+  copyBytes(Device::Host, order.data(), kDevice, sort_.order(), order.size() * sizeof(std::uint32_t));
+  auto at = std::find(order.begin(), order.end(), words[2]);
+  index = at == order.end() ? Index(words[2]) : Index(at - order.begin());
   Real xyz[3];
   __builtin_memcpy(xyz, words + 3, sizeof xyz);
   position = Vec3{xyz[0], xyz[1], xyz[2]};

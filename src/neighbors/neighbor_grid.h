@@ -123,7 +123,7 @@ class NeighborGrid {
   NeighborGrid& operator=(const NeighborGrid&) = delete;
 
   // maxNeighbors = 0: no cap (lists grow when a particle has more neighbours than fit). A particle outside
-  // [lo, hi] or not finite has blown up: it gets no neighbours and invalidPositions() reports it.
+  // [lo, hi] or not finite has blown up: invalidPositions() reports it after the list build.
   void setup(Real cellSize, Index capacity, int maxNeighbors, Vec3 lo = Vec3{-1e30f, -1e30f, -1e30f},
              Vec3 hi = Vec3{1e30f, 1e30f, 1e30f});
 
@@ -153,9 +153,12 @@ class NeighborGrid {
   // the largest neighbour count seen by any list build so far (the cap, where set, keeps the nearest)
   Index mostNeighborsSeen() const { return mostSeen_; }
 
-  // every particle's cell key, recorded for the sort (public: CUDA lambdas cannot live in private members)
+  // every particle's cell key, recorded for the sort, with the blow-up check; and the list build, with
+  // or without the barrier tests (public: CUDA lambdas cannot live in private members)
   template <class Position>
   void recordKeys(const Position* x, Index n);
+  template <class Position, bool WithBarriers>
+  void launchLists(const Position* x, Real t);
 
   GridView grid() const;
   NeighborView neighbors() const;
@@ -177,9 +180,10 @@ class NeighborGrid {
   Vec3 lo_{}, hi_{};
   View<const ColliderData> barriers_;
   bool invalid_ = false;
+  std::uint32_t epoch_ = 0;  // sorts so far (wrapping past zero), to tell this sort's blow-up marks apart
   Index mostSeen_ = 0;
-  // of the last build: the largest count, the number of invalid positions, the first one's index and
-  // position
+  // the largest count of the last build; the epoch of the last sort that met an invalid position, the
+  // first one's index (before that sort) and position, and the epoch that claimed it
   Buffer<std::uint32_t> mostNeighbors_;
 #if EDDY_BACKEND_CUDA
   cudaEvent_t listsBuilt_ = nullptr;
