@@ -30,17 +30,18 @@ TriangleMesh loadTriangleMesh(const std::string& path);
 
 struct MeshReport {
   std::size_t vertices = 0, triangles = 0;
-  Vec3 lo{}, hi{};                      // axis-aligned bounds of the vertices the triangles use
+  Vec3 lo{}, hi{};                      // bounds of the vertices the triangles use; 0 without triangles
   std::size_t boundaryEdges = 0;        // edges used by exactly one triangle
   std::size_t nonManifoldEdges = 0;     // edges used by more than two triangles
   std::size_t degenerateTriangles = 0;  // zero area (repeated or collinear corners)
   bool closed() const { return boundaryEdges == 0 && nonManifoldEdges == 0; }  // watertight
 };
 
-// Edges are counted on vertices welded by exact position: files often repeat a vertex along seams (UV or
-// normal splits), which would otherwise read as boundary edges. An edge is an unordered pair of welded
-// vertices, so it counts once whichever way the triangles run along it. Triangles that collapse to an
-// edge or a point after welding contribute no edges (they are counted as degenerate).
+// Every triangle index must be below vertices.size(), as loadTriangleMesh guarantees (std::out_of_range
+// otherwise). Edges are counted on vertices welded by exact position: files often repeat a vertex along
+// seams (UV or normal splits), which would otherwise read as boundary edges. An edge is an unordered pair
+// of welded vertices, so it counts once whichever way the triangles run along it. Triangles that collapse
+// to an edge or a point after welding contribute no edges (they are counted as degenerate).
 MeshReport inspectMesh(const TriangleMesh& mesh);
 
 // Writes OBJ (.obj) or PLY (.ply: binary little-endian, or ASCII with binaryPly = false) atomically.
