@@ -1,5 +1,6 @@
-// eddy: the command-line program. Parses arguments, dispatches to `run` or `bench`, maps errors to exit
-// codes: 0 success, 1 runtime failure (or a skipped bench size), 2 bad input or usage, 3 the simulation blew up.
+// eddy: the command-line program. Parses arguments, dispatches to `run`, `bench` or `mesh-info`, maps errors
+// to exit codes: 0 success, 1 runtime failure (or a skipped bench size), 2 bad input or usage, 3 the
+// simulation blew up.
 #include <eddy/backend.h>
 #include <eddy/error.h>
 #include <eddy/version.h>
@@ -11,6 +12,7 @@
 #include <string>
 
 #include "bench_command.h"
+#include "mesh_info_command.h"
 #include "run_command.h"
 
 namespace {
@@ -89,6 +91,8 @@ int main(int argc, char** argv) {
   CLI::App* run = eddy::app::addRunCommand(app, runOptions);
   eddy::app::BenchOptions benchOptions;
   CLI::App* bench = eddy::app::addBenchCommand(app, benchOptions);
+  eddy::app::MeshInfoOptions meshInfoOptions;
+  CLI::App* meshInfo = eddy::app::addMeshInfoCommand(app, meshInfoOptions);
 
   try {
     app.parse(argc, argv);
@@ -99,5 +103,6 @@ int main(int argc, char** argv) {
 
   if (run->parsed()) return guarded([&] { return eddy::app::runCommand(runOptions); });
   if (bench->parsed()) return guarded([&] { return eddy::app::benchCommand(benchOptions); });
+  if (meshInfo->parsed()) return guarded([&] { return eddy::app::meshInfoCommand(meshInfoOptions); });
   return kExitUsage;  // unreachable: a subcommand is required
 }

@@ -95,6 +95,9 @@ TEST_F(Cli, HelpDocumentsOptions) {
   const CliResult b = run("bench --help");
   EXPECT_EQ(b.code, 0) << b.err;
   EXPECT_NE(b.out.find("--particles"), std::string::npos);
+  const CliResult m = run("mesh-info --help");
+  EXPECT_EQ(m.code, 0) << m.err;
+  EXPECT_NE(m.out.find("FILE"), std::string::npos);
 }
 
 TEST_F(Cli, UnknownFlagFailsWithoutCreatingOutput) {
@@ -236,6 +239,42 @@ TEST_F(Cli, MpmTinyRunWritesHeldInStatistic) {
   EXPECT_EQ(countLines(stats), 3);
   EXPECT_NE(stats.find("\"held_in\":"), std::string::npos) << stats;
   EXPECT_TRUE(fs::is_regular_file(out / "particles_000002.ply"));
+}
+
+// a unit cube as OBJ quads
+void writeCubeObj(const fs::path& file) {
+  std::ofstream(file) << "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 0 0 1\nv 1 0 1\nv 0 1 1\nv 1 1 1\n"
+                         "f 1 5 7 3\nf 2 4 8 6\nf 1 2 6 5\nf 3 7 8 4\nf 1 3 4 2\nf 5 6 8 7\n";
+}
+
+TEST_F(Cli, MeshInfoReportsACube) {
+  writeCubeObj(dir_ / "cube.obj");
+  const CliResult r = run("mesh-info cube.obj");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  for (const char* line : {"file:        cube.obj", "vertices:    8", "triangles:   12",
+                           "bounds min:  [0, 0, 0]", "bounds max:  [1, 1, 1]", "size:        [1, 1, 1]",
+                           "closed:      yes (boundary edges: 0, non-manifold edges: 0)",
+                           "degenerate:  0 triangles", "load time:   "})
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << " not in:\n" << r.out;
+}
+
+TEST_F(Cli, MeshInfoBadMeshIsInputError) {
+  std::ofstream(dir_ / "bad.obj") << "v 0 0 0\nv 1 0 0\nv 0 1 nan\nf 1 2 3\n";
+  const CliResult r = run("mesh-info bad.obj");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_EQ(countLines(r.err), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("eddy: error: bad.obj:3: ", 0), 0u) << r.err;
+
+  const CliResult missing = run("mesh-info no_such_mesh.ply");
+  EXPECT_EQ(missing.code, 2);
+  EXPECT_TRUE(missing.out.empty()) << missing.out;
+  EXPECT_NE(missing.err.find("no_such_mesh.ply"), std::string::npos) << missing.err;
+
+  const CliResult noFile = run("mesh-info");
+  EXPECT_EQ(noFile.code, 2);
+  EXPECT_TRUE(noFile.out.empty()) << noFile.out;
 }
 
 }  // namespace
