@@ -11,19 +11,19 @@ namespace eddy {
 
 // Position Based Fluids, Macklin & Mueller 2013 (scene section "pbf")
 struct PbfSettings {
-  int iterations = 4;        // "iterations": solver iterations per substep, 1..100
-  Real relaxation = 1e-4f;   // "relaxation": epsilon in lambda's denominator, relative to 1/spacing^2, > 0
-  bool clampDensity = true;  // "clamp_density": use C_i >= 0 (no attraction at the free surface)
-  Real scorrK = 0.1f;        // "scorr_k": tensile-instability strength k, >= 0
-  Real scorrN = 4.0f;        // "scorr_n": exponent n, 1..8
-  Real scorrDq = 0.2f;       // "scorr_dq": delta q as a fraction of h, 0..1
-  Real overRelaxation = 1.0f;       // "over_relaxation": omega scaling each correction dp, [1, 2)
+  int iterations = 4;          // "iterations": solver iterations per substep, 1..100
+  Real relaxation = 1e-4f;     // "relaxation": epsilon in lambda's denominator, relative to 1/spacing^2, > 0
+  bool clampDensity = true;    // "clamp_density": use C_i >= 0 (no attraction at the free surface)
+  Real scorrK = 0.1f;          // "scorr_k": tensile-instability strength k, >= 0
+  Real scorrN = 4.0f;          // "scorr_n": exponent n, 1..8
+  Real scorrDq = 0.2f;         // "scorr_dq": delta q as a fraction of h, 0..1
+  Real overRelaxation = 1.0f;  // "over_relaxation": omega scaling each correction dp, [1, 2)
   Real constraintAveraging = 0.0f;  // "constraint_averaging": a, dp / max(a n_i, 1) with n_i neighbours;
                                     // damps the step (0 = off), >= 0
-  Real vorticity = 0.0f;     // "vorticity": confinement strength epsilon_vort, >= 0
-  Real xsph = 0.01f;         // "xsph": XSPH viscosity c, 0..1
-  Real maxVelocityChange = 0.0f;  // "max_velocity_change": cap on |dv| per substep in m/s; 0 = none
-  int maxNeighbors = 0;  // "max_neighbors": neighbour cap, the nearest are kept; 0 = none
+  Real vorticity = 0.0f;            // "vorticity": confinement strength epsilon_vort, >= 0
+  Real xsph = 0.01f;                // "xsph": XSPH viscosity c, 0..1
+  Real maxVelocityChange = 0.0f;    // "max_velocity_change": cap on |dv| per substep in m/s; 0 = none
+  int maxNeighbors = 0;             // "max_neighbors": neighbour cap, the nearest are kept; 0 = none
 };
 
 // Weakly compressible SPH, Mueller, Charypar & Gross 2003 (scene section "wcsph")
@@ -81,6 +81,11 @@ struct ShapeDesc {
   Real halfHeight = 0.5f;     // "half_height": capsule/cylinder half length along local y, m
   Vec3 normal{0, 1, 0};       // "normal": plane normal (pointing into the fluid side)
   Vec3 rotation{0, 0, 0};     // "rotation": Euler angles x, y, z in degrees (applied x then y then z)
+  // a triangle mesh ("type": "mesh"): its vertices scaled, then rotated, then moved by translation
+  std::string file;           // "file": OBJ or PLY, relative to the scene file (made absolute when read)
+  Real scale = 1;             // "scale": uniform scale of the vertices
+  Vec3 translation{0, 0, 0};  // "translation": m, where the mesh's origin goes
+  int sdfResolution = 256;    // "sdf_resolution": distance-field nodes along the mesh's longest side
 };
 
 struct ColliderDesc {

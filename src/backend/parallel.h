@@ -165,6 +165,16 @@ EDDY_HD inline std::uint32_t atomicIncrementU32(std::uint32_t* p) {
   return __atomic_fetch_add(p, 1u, __ATOMIC_RELAXED);
 #endif
 }
+// *p = min(*p, v) for 64-bit keys (a distance and an index packed into one ordered word)
+EDDY_HD inline void atomicMinU64(unsigned long long* p, unsigned long long v) {
+#if defined(__CUDA_ARCH__)
+  atomicMin(p, v);
+#else
+  unsigned long long cur = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (v < cur && !__atomic_compare_exchange_n(p, &cur, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+#endif
+}
 // sets *p = v and returns what it held
 EDDY_HD inline std::uint32_t atomicExchangeU32(std::uint32_t* p, std::uint32_t v) {
 #if defined(__CUDA_ARCH__)

@@ -1,5 +1,6 @@
-// Analytic signed-distance colliders (plane, box, sphere, capsule, cylinder), static or in prescribed
-// rigid motion, with position-level and velocity-level contact response.
+// Signed-distance colliders, analytic (plane, box, sphere, capsule, cylinder) or a triangle mesh's distance
+// field (colliders/mesh_sdf.h), static or in prescribed rigid motion, with position-level and
+// velocity-level contact response.
 //
 // Compiled by the C++ compiler and by nvcc: everything a kernel calls is an EDDY_HD inline function on
 // the POD ColliderData; the make* builders are host-only.
@@ -17,9 +18,11 @@
 
 #include <string>
 
+#include "colliders/mesh_field.h"
+
 namespace eddy {
 
-enum class ShapeKind : int { Plane, Box, Sphere, Capsule, Cylinder };
+enum class ShapeKind : int { Plane, Box, Sphere, Capsule, Cylinder, Mesh };
 
 // one collider (or a bare shape) in a form kernels can take by value
 struct ColliderData {
@@ -32,6 +35,7 @@ struct ColliderData {
   Real radius = 0.5f;         // sphere, capsule, cylinder
   Real halfHeight = 0.5f;     // capsule segment / cylinder half length along local y
   Vec3 normal{0, 1, 0};       // plane, unit, local frame, points to the fluid side of an obstacle plane
+  MeshFieldView field{};      // mesh: its distance field in the local frame (attached once built)
   Vec3 linearVelocity{};      // m/s
   Vec3 angularVelocity{};     // rad/s about center
   Real restitution = 0;
@@ -75,13 +79,17 @@ inline ColliderData makeShapeData(const ShapeDesc& s) {
     c.kind = ShapeKind::Capsule;
     if (!(s.radius > 0)) throw bad("radius must be positive");
     if (!(s.halfHeight >= 0)) throw bad("half_height must be non-negative");
+  } else if (s.type == "mesh") {
+    // placed by its origin; the vertices are scaled when the field is built
+    c.kind = ShapeKind::Mesh;
+    c.center = s.translation;
   } else if (s.type == "cylinder") {
     c.kind = ShapeKind::Cylinder;
     if (!(s.radius > 0)) throw bad("radius must be positive");
     if (!(s.halfHeight > 0)) throw bad("half_height must be positive");
   } else {
     throw InputError("unknown shape type \"" + s.type +
-                     "\" (expected plane, box, sphere, capsule or cylinder)");
+                     "\" (expected plane, box, sphere, capsule, cylinder or mesh)");
   }
   return c;
 }
@@ -118,6 +126,7 @@ inline ColliderData makeDomainContainer(const DomainDesc& d) {
 // signed distance in the shape's local frame (negative inside the solid); *gradOut (may be null) gets
 // the unit outward gradient, chosen analytically so it is defined everywhere (corners, centres, axes)
 EDDY_HD inline Real shapeDistanceGradient(const ColliderData& c, Vec3 p, Vec3* gradOut) {
+  if (c.kind == ShapeKind::Mesh) return sampleField(c.field, p, gradOut);
   Real d = 0;
   Vec3 g{0, 1, 0};
   switch (c.kind) {
@@ -171,6 +180,8 @@ EDDY_HD inline Real shapeDistanceGradient(const ColliderData& c, Vec3 p, Vec3* g
       }
       break;
     }
+    case ShapeKind::Mesh:  // returned above
+      break;
     case ShapeKind::Cylinder: {
       Real rl = sqrtf(p.x * p.x + p.z * p.z);
       Vec3 radial = rl > Real(1e-12) ? Vec3{p.x / rl, 0, p.z / rl} : Vec3{1, 0, 0};
@@ -311,7 +322,8 @@ EDDY_HD inline bool collideVelocity(const ColliderData& c, Vec3& x, Vec3& v, Rea
 // swept contact (host and device)
 //
 // The projections above look only at where a particle ends its substep, so a plate thinner than a
-// substep's travel is tunnelled. sweepToContact walks the particle's path instead. Every shape is convex,
+// substep's travel is tunnelled. sweepToContact walks the particle's path instead. A mesh is walked by
+// plain conservative advancement (steps of the distance itself). Every analytic shape is convex,
 // so its signed distance is a convex function along any line: the tangent line f(s0) + f'(s0)(s - s0) of
 // f(s) = phi(s) - r lies below f, which gives three cheap facts. (1) f(0) + f'(0) L > 0 proves that the
 // whole segment of length L stays clear (one distance evaluation for a particle far from the collider or
@@ -320,6 +332,7 @@ EDDY_HD inline bool collideVelocity(const ColliderData& c, Vec3& x, Vec3& v, Rea
 // never comes closer again.
 
 constexpr int kSweepSteps = 16;
+constexpr int kMeshSweepSteps = 48;           // conservative advancement converges more slowly near grazing
 constexpr Real kSweepTolerance = Real(1e-4);  // of r + L: a point this close to contact counts as contact
 constexpr Real kSweepFloor = Real(1e-6);      // m: the tolerance's floor, above float round-off near 1 m
 
@@ -352,6 +365,19 @@ EDDY_HD inline bool firstContact(const ColliderData& c, Vec3 a, Vec3 b, Real r, 
   Real len = sqrtf(len2);
   Vec3 dir = seg / len;
   Vec3 g;
+  if (c.kind == ShapeKind::Mesh) {
+    // not convex: plain conservative advancement, each step the distance itself (|grad phi| <= 1)
+    Real tol = kSweepTolerance * (r + len) + kSweepFloor;
+    Real s = 0;
+    for (int k = 0; k < kMeshSweepSteps && f > tol; ++k) {
+      s += f;
+      if (s >= len) return false;
+      f = shapeDistance(c, a + dir * s) - r;
+    }
+    shapeDistanceGradient(c, a + dir * s, &g);
+    out = PathContact{s, fmaxf(f, Real(0)), tol, g, dir};
+    return true;
+  }
   shapeDistanceGradient(c, a, &g);
   Real slope = dot(g, dir);
   // fact (1), and fact (3) at the start: moving away or along the surface, or clear of it all the way
@@ -422,6 +448,7 @@ EDDY_HD inline void sweepAll(const ColliderData* cs, int n, Vec3 from, Vec3& to,
 EDDY_HD inline Real shapeThickness(const ColliderData& c) {
   switch (c.kind) {
     case ShapeKind::Plane:
+    case ShapeKind::Mesh:  // not known: a mesh's thin parts are left to the swept contact for now
       return Real(1e30);
     case ShapeKind::Box:
       return 2 * fminf(c.halfExtents.x, fminf(c.halfExtents.y, c.halfExtents.z));
@@ -483,6 +510,16 @@ EDDY_HD inline bool shapeBounds(const ColliderData& c, Vec3* lo, Vec3* hi) {
     case ShapeKind::Capsule:
       e = cwiseAbs(ay) * c.halfHeight + Vec3{c.radius, c.radius, c.radius};
       break;
+    case ShapeKind::Mesh: {
+      // the field's box, turned
+      Vec3 mid = (c.field.origin + c.field.upper()) * Real(0.5),
+           half = (c.field.upper() - c.field.origin) * Real(0.5);
+      e = cwiseAbs(ax) * half.x + cwiseAbs(ay) * half.y + cwiseAbs(az) * half.z;
+      Vec3 at = c.center + rotate(c.orientation, mid);
+      *lo = at - e;
+      *hi = at + e;
+      return true;
+    }
     case ShapeKind::Cylinder: {
       // the cap discs span r sqrt(1 - a_i^2) along world axis i, written without the cancellation
       Vec3 a = ay;

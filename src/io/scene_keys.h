@@ -54,7 +54,8 @@ inline std::span<const std::string_view> solverChoices() {
   return views;
 }
 inline constexpr std::array<std::string_view, 2> kEquationsOfState{"tait", "linear"};
-inline constexpr std::array<std::string_view, 5> kShapeTypes{"plane", "box", "sphere", "capsule", "cylinder"};
+inline constexpr std::array<std::string_view, 6> kShapeTypes{"plane",   "box",      "sphere",
+                                                             "capsule", "cylinder", "mesh"};
 inline constexpr std::array<std::string_view, 2> kEmitterTypes{"volume", "nozzle"};
 inline constexpr std::array<std::string_view, 2> kLattices{"cubic", "bcc"};
 inline constexpr std::array<std::string_view, 2> kOutputFormats{"ply", "vtk"};
@@ -131,7 +132,7 @@ inline const std::array<Field<TimeDesc>, 6> kTimeFields{{
     {.key = "max_substeps", .member = &TimeDesc::maxSubsteps, .range = atLeast(1)},
 }};
 
-inline const std::array<Field<ShapeDesc>, 7> kShapeFields{{
+inline const std::array<Field<ShapeDesc>, 11> kShapeFields{{
     {.key = "type", .member = &ShapeDesc::type, .choices = kShapeTypes},
     {.key = "center", .member = &ShapeDesc::center},
     {.key = "half_extents", .member = &ShapeDesc::halfExtents, .vec = VecRule::Positive},
@@ -139,6 +140,10 @@ inline const std::array<Field<ShapeDesc>, 7> kShapeFields{{
     {.key = "half_height", .member = &ShapeDesc::halfHeight, .range = above(0)},
     {.key = "normal", .member = &ShapeDesc::normal, .vec = VecRule::NonZero},
     {.key = "rotation", .member = &ShapeDesc::rotation},
+    {.key = "file", .member = &ShapeDesc::file},
+    {.key = "scale", .member = &ShapeDesc::scale, .range = above(0)},
+    {.key = "translation", .member = &ShapeDesc::translation},
+    {.key = "sdf_resolution", .member = &ShapeDesc::sdfResolution, .range = closed(8, 2048)},
 }};
 
 // "shape" is read separately and written right after "name"

@@ -342,6 +342,31 @@ class Reader {
     return out;
   }
 
+  // the mesh keys belong to a mesh shape and a mesh has no centre; emitters cannot fill a mesh yet
+  void checkMeshKeys(const ShapeDesc& shape, const std::string& ptr, bool meshAllowed) const {
+    if (shape.type == "mesh") {
+      if (!meshAllowed)
+        fail(pointerChild(ptr, "type"),
+             "a volume emitter cannot fill a mesh yet; use box, sphere, capsule or cylinder");
+      if (shape.file.empty()) fail(pointerChild(ptr, "file"), "a mesh shape needs a file (.obj or .ply)");
+      if (shape.center.x != 0 || shape.center.y != 0 || shape.center.z != 0)
+        fail(pointerChild(ptr, "center"),
+             "a mesh is placed by \"translation\" (where its origin goes), not by "
+             "\"center\"");
+      return;
+    }
+    ShapeDesc plain;
+    auto moved = [](Vec3 v) { return v.x != 0 || v.y != 0 || v.z != 0; };
+    const char* key = !shape.file.empty()                          ? "file"
+                      : shape.scale != plain.scale                 ? "scale"
+                      : moved(shape.translation)                   ? "translation"
+                      : shape.sdfResolution != plain.sdfResolution ? "sdf_resolution"
+                                                                   : nullptr;
+    if (key)
+      fail(pointerChild(ptr, key),
+           std::string("only a mesh shape reads \"") + key + "\" (this shape is a " + shape.type + ")");
+  }
+
   SceneDesc readScene(const Json& doc) const {
     if (!doc.is_object()) {
       throw InputError(source_ + ": the scene must be a JSON object { ... }, got " + describe(doc));
@@ -398,6 +423,11 @@ class Reader {
     for (std::size_t i = 0; i < s.colliders.size(); ++i) {
       const ColliderDesc& c = s.colliders[i];
       std::string ptr = pointerChild("/colliders", i);
+      checkMeshKeys(c.shape, pointerChild(ptr, "shape"), true);
+      if (c.container && c.shape.type == "mesh")
+        fail(pointerChild(ptr, "container"),
+             "a mesh cannot be a container yet (its swept contact assumes an "
+             "obstacle); use a box, sphere, capsule or cylinder tank");
       if (c.container && c.shape.type == "plane") {
         fail(pointerChild(ptr, "container"),
              "a plane cannot be a container (its normal already points into the fluid); use a box, sphere, "
@@ -414,6 +444,7 @@ class Reader {
     for (std::size_t i = 0; i < s.emitters.size(); ++i) {
       const EmitterDesc& e = s.emitters[i];
       std::string ptr = pointerChild("/emitters", i);
+      checkMeshKeys(e.shape, pointerChild(ptr, "shape"), false);
       if (!e.collider.empty() && std::find(names.begin(), names.end(), e.collider) == names.end()) {
         std::string known =
             names.empty() ? "the scene has no named colliders" : "named colliders: " + joinList(names);
@@ -428,6 +459,12 @@ class Reader {
                "collider '" + e.collider +
                    "' is a plane, which has no inside to fill; name a box, sphere, "
                    "capsule or cylinder collider");
+        }
+        if (target->shape.type == "mesh") {
+          fail(pointerChild(ptr, "collider"),
+               "collider '" + e.collider +
+                   "' is a mesh; volume emitters cannot fill a mesh yet (fill a box, "
+                   "sphere, capsule or cylinder)");
         }
       } else if (e.type == "volume" && e.shape.type == "plane") {
         fail(pointerChild(pointerChild(ptr, "shape"), "type"),
@@ -680,7 +717,13 @@ SceneDesc parseWithSource(const std::string& text, const std::string& source,
     throw InputError(source + ": the scene must be a JSON object { ... }, got " + describe(doc));
   }
   for (const std::string& o : overrides) applyOverride(doc, o, reader);
-  return reader.readScene(doc);
+  SceneDesc scene = reader.readScene(doc);
+  // mesh files are found beside the scene file, wherever eddy runs (and wherever a checkpoint resumes)
+  std::filesystem::path dir = std::filesystem::path(source).parent_path();
+  for (ColliderDesc& c : scene.colliders)
+    if (c.shape.type == "mesh" && std::filesystem::path(c.shape.file).is_relative())
+      c.shape.file = std::filesystem::absolute(dir / c.shape.file).lexically_normal().string();
+  return scene;
 }
 
 }  // namespace

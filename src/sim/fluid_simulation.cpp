@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "colliders/triangle_mesh.h"
 #include "emitters/volume_emitter.h"
 #include "io/blow_up_report.h"
 
@@ -38,9 +39,14 @@ FluidSimulation::FluidSimulation(const SceneDesc& scene) : scene_(scene) {
   wall_ = WallKernel::make(kernels_, scene.fluid.spacing, particleMass_, scene.fluid.restDensity);
   solver_ = makeSolver(scene_);
 
-  // colliders: the scene's, then the domain as a container
+  // colliders: the scene's, then the domain as a container; a mesh gets its distance field, exact to
+  // beyond the kernel support (the wall term reads it out to h)
   std::vector<ColliderData> cs;
-  for (const ColliderDesc& c : scene.colliders) cs.push_back(makeColliderData(c));
+  for (std::size_t i = 0; i < scene.colliders.size(); ++i) {
+    const ColliderDesc& c = scene.colliders[i];
+    cs.push_back(makeColliderData(c));
+    if (c.shape.type == "mesh") cs.back().field = buildMeshField(c.shape, "/colliders/" + std::to_string(i));
+  }
   cs.push_back(makeDomainContainer(scene.domain));
   colliders_ = Buffer<ColliderData>(kDevice, cs.size());
   colliders_.upload(cs.data(), cs.size());
@@ -96,6 +102,30 @@ FluidSimulation::FluidSimulation(const SceneDesc& scene) : scene_(scene) {
   if (solver_->usesNeighborGrid())
     grid_.setup(kernels_.h, Index(budget), solver_->neighborCap(), blowUpLo_, blowUpHi_);
   grid_.setBarriers({barriers_.data(), barriers_.size()});
+}
+
+MeshFieldView FluidSimulation::buildMeshField(const ShapeDesc& shape, const std::string& where) {
+  TriangleMesh mesh = loadTriangleMesh(shape.file);
+  MeshReport report = inspectMesh(mesh);
+  if (!report.closed())
+    throw InputError(scene_.sourcePath + ": " + where + "/shape/file: mesh '" + shape.file +
+                     "' is not closed (" + std::to_string(report.boundaryEdges) + " boundary and " +
+                     std::to_string(report.nonManifoldEdges) +
+                     " non-manifold edges): its inside is unknown; close the mesh (thin shells are not "
+                     "supported yet)");
+  for (Vec3& v : mesh.vertices) v = v * shape.scale;
+  MeshSdfSettings settings;
+  settings.resolution = shape.sdfResolution;
+  settings.band = Real(1.5) * kernels_.h;
+  meshes_.push_back(std::make_unique<MeshSdf>());
+  meshes_.back()->build(mesh, settings, prims_);
+  return meshes_.back()->view();
+}
+
+std::size_t FluidSimulation::meshBytes() const {
+  std::size_t bytes = 0;
+  for (const auto& m : meshes_) bytes += m->bytes();
+  return bytes;
 }
 
 void FluidSimulation::checkMemory(std::int64_t particles) const {
@@ -355,7 +385,7 @@ void FluidSimulation::restoreState(const SimulationState& s) {
 
 std::size_t FluidSimulation::deviceMemoryBytes() const {
   return particles_.bytes() + grid_.bytes() + prims_.scratchBytes() + colliders_.bytes() + barriers_.bytes() +
-         statsScratch_.bytes() + solver_->deviceBytes();
+         meshBytes() + statsScratch_.bytes() + solver_->deviceBytes();
 }
 
 std::unique_ptr<Simulation> makeSimulation(const SceneDesc& scene) {

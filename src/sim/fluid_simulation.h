@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "colliders/mesh_sdf.h"
 #include "emitters/nozzle_emitter.h"
 #include "io/blow_up_report.h"
 #include "solvers/solver.h"
@@ -46,6 +47,10 @@ class FluidSimulation final : public Simulation {
   StepContext context();
   void emit(Real dt);
   void checkMemory(std::int64_t particles) const;
+  // loads, checks and scales a mesh shape and builds its distance field (kept in meshes_); `where` is the
+  // collider's JSON pointer, for messages
+  MeshFieldView buildMeshField(const ShapeDesc& shape, const std::string& where);
+  std::size_t meshBytes() const;
 
   SceneDesc scene_;
   ParticleSet particles_;
@@ -53,7 +58,8 @@ class FluidSimulation final : public Simulation {
   Primitives prims_;
   PhaseTimers timers_;
   Buffer<ColliderData> colliders_;
-  Buffer<ColliderData> barriers_;  // the obstacles thinner than h, for the neighbour search
+  Buffer<ColliderData> barriers_;                 // the obstacles thinner than h, for the neighbour search
+  std::vector<std::unique_ptr<MeshSdf>> meshes_;  // the fields the mesh colliders read
   Buffer<Real> statsScratch_;  // per-particle values to reduce (statistics, the adaptive substep)
   std::vector<NozzleEmitter> nozzles_;
   std::vector<int> nozzleEmitter_;  // scene emitter index of each nozzle

@@ -1,0 +1,65 @@
+// A triangle mesh's signed distance field as kernels read it: values on a regular grid of nodes in the
+// mesh's own frame, negative inside, sampled trilinearly with the interpolant's gradient as the normal.
+//
+// Within `band` of the surface the node values are exact distances to the nearest triangle; beyond it
+// they are lower bounds of the distance (the coarse fill), which is all the contact code and the swept
+// test need there. Outside the grid the distance grows with the distance to the grid's box.
+#pragma once
+
+#include <eddy/vec3.h>
+
+namespace eddy {
+
+struct MeshFieldView {
+  const Real* values = nullptr;  // nx * ny * nz nodes, x fastest
+  int nx = 0, ny = 0, nz = 0;
+  Vec3 origin{};  // node (0, 0, 0), local frame
+  Real cell = 1;  // node spacing, m
+  Real band = 0;  // exact within this distance of the surface, m
+
+  EDDY_HD Real at(int i, int j, int k) const { return values[(std::size_t(k) * ny + j) * nx + i]; }
+  EDDY_HD Vec3 node(int i, int j, int k) const { return origin + Vec3{Real(i), Real(j), Real(k)} * cell; }
+  EDDY_HD Vec3 upper() const { return node(nx - 1, ny - 1, nz - 1); }
+};
+
+// the field at local point p; *grad (may be null) gets the unit gradient
+EDDY_HD inline Real sampleField(const MeshFieldView& f, Vec3 p, Vec3* grad) {
+  // clamp into the grid; a point outside adds its distance to the box
+  Vec3 hi = f.upper();
+  Vec3 q{fminf(fmaxf(p.x, f.origin.x), hi.x), fminf(fmaxf(p.y, f.origin.y), hi.y),
+         fminf(fmaxf(p.z, f.origin.z), hi.z)};
+  Vec3 u = (q - f.origin) * (Real(1) / f.cell);
+  int i = int(u.x), j = int(u.y), k = int(u.z);
+  i = i < f.nx - 2 ? i : f.nx - 2;
+  j = j < f.ny - 2 ? j : f.ny - 2;
+  k = k < f.nz - 2 ? k : f.nz - 2;
+  Real tx = u.x - Real(i), ty = u.y - Real(j), tz = u.z - Real(k);
+  Real c000 = f.at(i, j, k), c100 = f.at(i + 1, j, k), c010 = f.at(i, j + 1, k), c110 = f.at(i + 1, j + 1, k);
+  Real c001 = f.at(i, j, k + 1), c101 = f.at(i + 1, j, k + 1), c011 = f.at(i, j + 1, k + 1),
+       c111 = f.at(i + 1, j + 1, k + 1);
+  // along x on the four edges, then y, then z
+  Real e00 = c000 + (c100 - c000) * tx, e10 = c010 + (c110 - c010) * tx;
+  Real e01 = c001 + (c101 - c001) * tx, e11 = c011 + (c111 - c011) * tx;
+  Real f0 = e00 + (e10 - e00) * ty, f1 = e01 + (e11 - e01) * ty;
+  Real d = f0 + (f1 - f0) * tz;
+  Vec3 out = p - q;
+  Real away = length(out);
+  if (grad) {
+    Vec3 g;
+    if (away > 0) {
+      g = out / away;
+    } else {
+      // the trilinear interpolant's own gradient
+      Real gx0 = (c100 - c000) + ((c110 - c010) - (c100 - c000)) * ty;
+      Real gx1 = (c101 - c001) + ((c111 - c011) - (c101 - c001)) * ty;
+      Real gy0 = (e10 - e00), gy1 = (e11 - e01);
+      g = Vec3{gx0 + (gx1 - gx0) * tz, gy0 + (gy1 - gy0) * tz, f1 - f0};
+      Real l = length(g);
+      g = l > Real(1e-20) ? g / l : Vec3{0, 1, 0};
+    }
+    *grad = g;
+  }
+  return d + away;
+}
+
+}  // namespace eddy
