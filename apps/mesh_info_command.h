@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -11,6 +12,9 @@ namespace eddy::app {
 
 struct MeshInfoOptions {
   std::string file;
+  std::vector<int> sdfResolutions;  // --sdf-resolution: build the distance field at each and time it
+  double sdfBand = 0;               // --sdf-band: exact distances this far out, m (0: 3 cells)
+  std::string backend = "auto";     // --backend
 };
 
 // registers the subcommand; the options land in opts when it is parsed

@@ -22,8 +22,6 @@ namespace eddy {
 namespace {
 
 using cpu::MeshSdf;
-using cpu::MeshSdfSettings;
-using cpu::MeshSdfStats;
 
 std::string sharedMesh(const std::string& name) {
   return test::sourceDir() + "/../shared/data/meshes/" + name;

@@ -6,9 +6,29 @@
 // test need there. Outside the grid the distance grows with the distance to the grid's box.
 #pragma once
 
+#include <eddy/backend.h>
 #include <eddy/vec3.h>
 
 namespace eddy {
+
+struct TriangleMesh;
+
+struct MeshSdfSettings {
+  int resolution = 256;  // nodes along the mesh's longest side
+  Real band = 0;         // exact distances at least this far from the surface, m (at least 3 cells)
+};
+
+// what a field build took (colliders/mesh_sdf.h builds it)
+struct MeshSdfStats {
+  int nx = 0, ny = 0, nz = 0;
+  int propagationPasses = 0;
+  int rowsOverflowed = 0;  // rows with more crossings than the fast path holds (counted the slow way)
+  double milliseconds = 0;
+};
+
+// the median of `repeats` builds after a warm-up, on the given backend (for `eddy mesh-info`)
+MeshSdfStats timeMeshSdfBuild(const TriangleMesh& mesh, const MeshSdfSettings& settings, int repeats,
+                              Backend backend);
 
 struct MeshFieldView {
   const Real* values = nullptr;  // nx * ny * nz nodes, x fastest

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace eddy::EDDY_NS {
 
@@ -376,5 +377,16 @@ std::size_t MeshSdf::bytes() const {
 }
 
 std::vector<Real> MeshSdf::download() const { return values_.toHost(values_.size()); }
+
+MeshSdfStats timeMeshSdfBuild(const TriangleMesh& mesh, const MeshSdfSettings& settings, int repeats) {
+  Primitives prims;
+  MeshSdf sdf;
+  sdf.build(mesh, settings, prims);  // warm-up: the first build pays for the context and the allocations
+  std::vector<MeshSdfStats> runs;
+  for (int r = 0; r < std::max(repeats, 1); ++r) runs.push_back(MeshSdf{}.build(mesh, settings, prims));
+  std::sort(runs.begin(), runs.end(),
+            [](const MeshSdfStats& a, const MeshSdfStats& b) { return a.milliseconds < b.milliseconds; });
+  return runs[runs.size() / 2];
+}
 
 }  // namespace eddy::EDDY_NS

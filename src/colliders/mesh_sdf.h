@@ -25,19 +25,6 @@
 
 namespace eddy::EDDY_NS {
 
-struct MeshSdfSettings {
-  int resolution = 256;  // nodes along the mesh's longest side
-  Real band = 0;         // exact distances at least this far from the surface, m (at least 3 cells)
-};
-
-// what a build took, for `eddy mesh-info` and the benchmark
-struct MeshSdfStats {
-  int nx = 0, ny = 0, nz = 0;
-  int propagationPasses = 0;
-  int rowsOverflowed = 0;  // rows with more crossings than the fast path holds (counted the slow way)
-  double milliseconds = 0;
-};
-
 class MeshSdf {
  public:
   // mesh in its own (already scaled) frame; must be closed (the sign comes from ray parity)
@@ -63,5 +50,9 @@ class MeshSdf {
   Buffer<std::uint8_t> changed_, changedNext_;
   Buffer<std::uint32_t> rowCounts_, rowStarts_, rowTriangles_, counter_;
 };
+
+// builds the field `repeats` times after one warm-up build and returns the stats of the median build
+// (`eddy mesh-info --sdf-resolution`)
+MeshSdfStats timeMeshSdfBuild(const TriangleMesh& mesh, const MeshSdfSettings& settings, int repeats);
 
 }  // namespace eddy::EDDY_NS

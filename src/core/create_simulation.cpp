@@ -2,15 +2,19 @@
 #include <eddy/error.h>
 #include <eddy/simulation.h>
 
+#include "colliders/mesh_field.h"
+
 namespace eddy {
 namespace cpu {
 std::unique_ptr<Simulation> makeSimulation(const SceneDesc& scene);
 std::vector<std::string> solverNames();
+MeshSdfStats timeMeshSdfBuild(const TriangleMesh& mesh, const MeshSdfSettings& settings, int repeats);
 }  // namespace cpu
 #if EDDY_WITH_CUDA
 namespace cuda {
 std::unique_ptr<Simulation> makeSimulation(const SceneDesc& scene);
-}
+MeshSdfStats timeMeshSdfBuild(const TriangleMesh& mesh, const MeshSdfSettings& settings, int repeats);
+}  // namespace cuda
 #endif
 
 std::unique_ptr<Simulation> createSimulation(const SceneDesc& scene, Backend backend) {
@@ -27,5 +31,18 @@ std::unique_ptr<Simulation> createSimulation(const SceneDesc& scene, Backend bac
 }
 
 std::vector<std::string> solverNames() { return cpu::solverNames(); }
+
+MeshSdfStats timeMeshSdfBuild(const TriangleMesh& mesh, const MeshSdfSettings& settings, int repeats,
+                              Backend backend) {
+  if (resolveBackend(backend) == Backend::Cuda) {
+#if EDDY_WITH_CUDA
+    if (!cudaAvailable()) throw InputError("--backend cuda: no CUDA GPU is available on this machine");
+    return cuda::timeMeshSdfBuild(mesh, settings, repeats);
+#else
+    throw InputError("--backend cuda: this build of eddy has no CUDA backend (rebuild with -DEDDY_CUDA=ON)");
+#endif
+  }
+  return cpu::timeMeshSdfBuild(mesh, settings, repeats);
+}
 
 }  // namespace eddy
