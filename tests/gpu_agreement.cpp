@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -122,8 +123,8 @@ TEST(GpuAgreement, ElasticBlockMpm) {
 
 // The optional PBF terms on both backends. Over-relaxation and vorticity confinement (which
 // normalises grad |omega|) make the splash front more sensitive to round-off: the fastest particle drifts
-// apart first (measured on an H200: max speed 1.7% apart with the old constraint averaging by frame 13, the kinetic energy 2.1e-3
-// at frame 11). The totals are held to 5e-3 and the single-particle extremes to 5e-2.
+// apart first (measured on an H200: max speed 1.7% apart with the old constraint averaging by frame 13, the
+// kinetic energy 2.1e-3 at frame 11). The totals are held to 5e-3 and the single-particle extremes to 5e-2.
 TEST(GpuAgreement, DamBreakPbfOverRelaxed) {
   if (!eddy::cudaAvailable()) GTEST_SKIP() << "no CUDA GPU on this machine";
   expectAgreement("", {"fluid.spacing=0.04", "pbf.over_relaxation=1.5"}, 5e-3, 5e-2);
@@ -133,6 +134,20 @@ TEST(GpuAgreement, DamBreakPbfWithVorticity) {
   if (!eddy::cudaAvailable()) GTEST_SKIP() << "no CUDA GPU on this machine";
   expectAgreement("", {"fluid.spacing=0.04", "pbf.vorticity=0.2"}, 5e-3, 5e-2);
 }
+
+// a mesh collider: the dragon's distance field built on each backend from the same source, and the water
+// poured on it
+void expectDragonAgreement(const std::string& solver) {
+  if (!eddy::cudaAvailable()) GTEST_SKIP() << "no CUDA GPU on this machine";
+  std::string dir = std::getenv("EDDY_SOURCE_DIR") ? std::getenv("EDDY_SOURCE_DIR") : EDDY_SOURCE_DIR;
+  if (!std::filesystem::exists(dir + "/../shared/data/meshes/stanford-dragon-100k.obj"))
+    GTEST_SKIP() << "the dragon mesh (shared/data/meshes) is absent";
+  expectAgreement(dir + "/scenes/seed_dragon_pour.json",
+                  {"solver=" + solver, "fluid.spacing=0.0106", "colliders.0.shape.sdf_resolution=128"});
+}
+
+TEST(GpuAgreement, DragonPourPbf) { expectDragonAgreement("pbf"); }
+TEST(GpuAgreement, DragonPourWcsph) { expectDragonAgreement("wcsph"); }
 
 // a curved obstacle: the collider and wall-density code paths on both backends
 TEST(GpuAgreement, SphereObstaclePbf) {
