@@ -136,14 +136,17 @@ TEST(GpuAgreement, DamBreakPbfWithVorticity) {
 }
 
 // a mesh collider: the dragon's distance field built on each backend from the same source, and the water
-// poured on it
+// poured on it. The totals are held to 1e-3; the fastest particle to 5e-2, since the first particles to
+// reach the dragon bounce off wherever round-off puts their contact point (measured on an H200, PBF at
+// frame 13: max speed 1.5e-2 apart, kinetic energy 9.6e-6; WCSPH: everything within 1.2e-5)
 void expectDragonAgreement(const std::string& solver) {
   if (!eddy::cudaAvailable()) GTEST_SKIP() << "no CUDA GPU on this machine";
   std::string dir = std::getenv("EDDY_SOURCE_DIR") ? std::getenv("EDDY_SOURCE_DIR") : EDDY_SOURCE_DIR;
   if (!std::filesystem::exists(dir + "/../shared/data/meshes/stanford-dragon-100k.obj"))
     GTEST_SKIP() << "the dragon mesh (shared/data/meshes) is absent";
   expectAgreement(dir + "/scenes/seed_dragon_pour.json",
-                  {"solver=" + solver, "fluid.spacing=0.0106", "colliders.0.shape.sdf_resolution=128"});
+                  {"solver=" + solver, "fluid.spacing=0.0106", "colliders.0.shape.sdf_resolution=128"},
+                  kTolerance, 5e-2);
 }
 
 TEST(GpuAgreement, DragonPourPbf) { expectDragonAgreement("pbf"); }
