@@ -16,12 +16,15 @@
 #include "colliders/collider.h"
 #include "colliders/mesh_sdf.h"
 #include "colliders/triangle_mesh.h"
+#include "mesh_fixtures.h"
 #include "test_support.h"
 
 namespace eddy {
 namespace {
 
 using cpu::MeshSdf;
+using test::icosphere;
+using test::writeIcosphere;
 
 std::string sharedMesh(const std::string& name) {
   return test::sourceDir() + "/../shared/data/meshes/" + name;
@@ -134,38 +137,6 @@ TEST(MeshSdf, DragonMatchesBruteForce) {
   expectFieldMatches(sharedMesh("stanford-dragon-100k.obj"), 96, 100);
 }
 
-// an icosahedron subdivided `levels` times onto the sphere of radius r about the origin
-TriangleMesh icosphere(Real r, int levels) {
-  const Real g = Real((1 + std::sqrt(5.0)) / 2);
-  TriangleMesh m;
-  m.vertices = {{-1, g, 0},  {1, g, 0},  {-1, -g, 0}, {1, -g, 0}, {0, -1, g},  {0, 1, g},
-                {0, -1, -g}, {0, 1, -g}, {g, 0, -1},  {g, 0, 1},  {-g, 0, -1}, {-g, 0, 1}};
-  m.triangles = {{0, 11, 5},  {0, 5, 1},  {0, 1, 7},  {0, 7, 10}, {0, 10, 11}, {1, 5, 9}, {5, 11, 4},
-                 {11, 10, 2}, {10, 7, 6}, {7, 1, 8},  {3, 9, 4},  {3, 4, 2},   {3, 2, 6}, {3, 6, 8},
-                 {3, 8, 9},   {4, 9, 5},  {2, 4, 11}, {6, 2, 10}, {8, 6, 7},   {9, 8, 1}};
-  for (int l = 0; l < levels; ++l) {
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> mid;
-    auto middle = [&](std::uint32_t a, std::uint32_t b) {
-      auto key = std::minmax(a, b);
-      auto it = mid.find(key);
-      if (it != mid.end()) return it->second;
-      m.vertices.push_back((m.vertices[a] + m.vertices[b]) * Real(0.5));
-      return mid[key] = std::uint32_t(m.vertices.size() - 1);
-    };
-    std::vector<std::array<std::uint32_t, 3>> next;
-    for (auto t : m.triangles) {
-      std::uint32_t ab = middle(t[0], t[1]), bc = middle(t[1], t[2]), ca = middle(t[2], t[0]);
-      next.push_back({t[0], ab, ca});
-      next.push_back({t[1], bc, ab});
-      next.push_back({t[2], ca, bc});
-      next.push_back({ab, bc, ca});
-    }
-    m.triangles = next;
-  }
-  for (Vec3& v : m.vertices) v = v * (r / length(v));
-  return m;
-}
-
 TEST(MeshSdf, IcosphereFieldIsTheSphere) {
   TriangleMesh sphere = icosphere(0.1f, 4);  // 5120 triangles, facets within 0.06 mm of the sphere
   MeshSdf sdf;
@@ -197,12 +168,6 @@ TEST(MeshSdf, IcosphereFieldIsTheSphere) {
 
 // ---------------------------------------------------------------------------------------------------
 // a mesh collider in a scene
-
-std::string writeIcosphere(const std::string& name) {
-  std::string path = (std::filesystem::temp_directory_path() / name).string();
-  writeTriangleMesh(path, icosphere(0.1f, 4));
-  return path;
-}
 
 // a block of water dropped on a sphere of radius 0.1 m in the middle of the tank
 SceneDesc dropOnSphere(const std::string& solver, const std::string& meshFile) {
@@ -320,16 +285,88 @@ TEST(MeshCollider, SceneKeysAreChecked) {
   test::expectInputError(
       [&] { parseScene(scene(R"({"type": "mesh", "file": "x.obj", "sdf_resolution": 4})"), "s.json"); },
       {"/colliders/0/shape/sdf_resolution"});
+  // a shell has no inside: it is neither a tank nor filled
   test::expectInputError(
       [&] {
         parseScene(R"({"emitters": [{"shape": {"type": "box"}}],
-                       "colliders": [{"container": true, "shape": {"type": "mesh", "file": "x.obj"}}]})",
+                       "colliders": [{"container": true,
+                                      "shape": {"type": "mesh", "file": "x.obj", "thickness": 0.01}}]})",
                    "s.json");
       },
-      {"/colliders/0/container", "mesh"});
+      {"/colliders/0/shape/thickness", "container"});
   test::expectInputError(
-      [&] { parseScene(R"({"emitters": [{"shape": {"type": "mesh", "file": "x.obj"}}]})", "s.json"); },
-      {"/emitters/0/shape/type", "cannot fill a mesh"});
+      [&] {
+        parseScene(R"({"emitters": [{"shape": {"type": "mesh", "file": "x.obj", "thickness": 0.01}}]})",
+                   "s.json");
+      },
+      {"/emitters/0/shape/thickness", "volume emitter"});
+  test::expectInputError(
+      [&] {
+        parseScene(R"({"emitters": [{"collider": "sheet"}],
+                       "colliders": [{"name": "sheet",
+                                      "shape": {"type": "mesh", "file": "x.obj", "thickness": 0.01}}]})",
+                   "s.json");
+      },
+      {"/emitters/0/collider", "shell"});
+  test::expectInputError([&] { parseScene(scene(R"({"type": "box", "thickness": 0.01})"), "s.json"); },
+                         {"/colliders/0/shape/thickness", "only a mesh"});
+  test::expectInputError(
+      [&] { parseScene(scene(R"({"type": "mesh", "file": "x.obj", "thickness": -1})"), "s.json"); },
+      {"/colliders/0/shape/thickness"});
+  // one orientation; a quaternion is a non-zero 4-vector
+  test::expectInputError(
+      [&] {
+        parseScene(scene(R"({"type": "box", "rotation": [0, 90, 0], "quaternion": [0, 1, 0, 0]})"), "s.json");
+      },
+      {"/colliders/0/shape/quaternion", "once"});
+  test::expectInputError(
+      [&] { parseScene(scene(R"({"type": "box", "quaternion": [0, 0, 0, 0]})"), "s.json"); },
+      {"/colliders/0/shape/quaternion", "non-zero"});
+  test::expectInputError([&] { parseScene(scene(R"({"type": "box", "quaternion": [1, 0, 0]})"), "s.json"); },
+                         {"/colliders/0/shape/quaternion", "4 numbers"});
+  // fit_into chooses scale and translation, and needs a box with volume
+  test::expectInputError(
+      [&] {
+        parseScene(scene(R"({"type": "mesh", "file": "x.obj", "scale": 2,
+                             "fit_into": {"min": [0, 0, 0], "max": [1, 1, 1]}})"),
+                   "s.json");
+      },
+      {"/colliders/0/shape/fit_into", "scale"});
+  test::expectInputError(
+      [&] {
+        parseScene(
+            scene(R"({"type": "mesh", "file": "x.obj", "fit_into": {"min": [0, 0, 0], "max": [1, 0, 1]}})"),
+            "s.json");
+      },
+      {"/colliders/0/shape/fit_into", "greater"});
+  test::expectInputError(
+      [&] {
+        parseScene(
+            scene(R"({"type": "mesh", "file": "x.obj", "fit_into": {"min": [0, 0, 0], "size": [1, 1, 1]}})"),
+            "s.json");
+      },
+      {"/colliders/0/shape/fit_into", "size"});
+  test::expectInputError(
+      [&] {
+        parseScene(scene(R"({"type": "sphere", "fit_into": {"min": [0, 0, 0], "max": [1, 1, 1]}})"),
+                   "s.json");
+      },
+      {"/colliders/0/shape/fit_into", "only a mesh"});
+  // the new keys survive the writer
+  SceneDesc round = parseScene(
+      R"({"emitters": [{"shape": {"type": "box", "quaternion": [2, 0, 0, 0]}}],
+          "colliders": [{"shape": {"type": "mesh", "file": "/x.obj", "thickness": 0.01, "quaternion": [1, 1, 0, 0],
+                                   "fit_into": {"min": [0, 0, 0], "max": [1, 2, 3]}}}]})",
+      "s.json");
+  SceneDesc again = parseScene(sceneToJson(round), "again.json");
+  const ShapeDesc& m = again.colliders[0].shape;
+  EXPECT_EQ(m.thickness, 0.01f);
+  EXPECT_NEAR(m.quaternion.w, std::sqrt(0.5), 1e-7);
+  EXPECT_NEAR(m.quaternion.x, std::sqrt(0.5), 1e-7);
+  EXPECT_EQ(m.fitInto.max.z, 3.0f);
+  EXPECT_TRUE(m.fitInto.set());
+  EXPECT_EQ(again.emitters[0].shape.quaternion.w, 1.0f);
+  EXPECT_FALSE(again.emitters[0].shape.fitInto.set());
   // a relative file is found beside the scene file
   SceneDesc s = parseScene(scene(R"({"type": "mesh", "file": "meshes/x.obj"})"), "/some/dir/s.json");
   EXPECT_EQ(s.colliders[0].shape.file, "/some/dir/meshes/x.obj");
@@ -341,7 +378,7 @@ TEST(MeshCollider, SceneKeysAreChecked) {
   std::string openFile = (std::filesystem::temp_directory_path() / "eddy_open_ball.obj").string();
   writeTriangleMesh(openFile, open);
   s = parseScene(scene(R"({"type": "mesh", "file": ")" + openFile + R"("})"), "s.json");
-  test::expectInputError([&] { createSimulation(s, Backend::Cpu); }, {openFile, "not closed"});
+  test::expectInputError([&] { createSimulation(s, Backend::Cpu); }, {openFile, "not closed", "thickness"});
   std::filesystem::remove(openFile);
   std::filesystem::remove(file);
 }

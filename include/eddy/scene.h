@@ -72,6 +72,13 @@ struct TimeDesc {
   int maxSubsteps = 1000;  // "max_substeps": upper limit on substeps per frame
 };
 
+// a box a mesh is fitted into ("fit_into"): its largest uniform scale, centred; unset while max <= min
+struct FitBox {
+  Vec3 min{0, 0, 0};  // "min": m
+  Vec3 max{0, 0, 0};  // "max": m
+  bool set() const { return max.x > min.x || max.y > min.y || max.z > min.z; }
+};
+
 // an analytic signed-distance shape, shared by colliders and volume emitters
 struct ShapeDesc {
   std::string type = "box";   // "type": "plane" | "box" | "sphere" | "capsule" | "cylinder"
@@ -81,11 +88,14 @@ struct ShapeDesc {
   Real halfHeight = 0.5f;     // "half_height": capsule/cylinder half length along local y, m
   Vec3 normal{0, 1, 0};       // "normal": plane normal (pointing into the fluid side)
   Vec3 rotation{0, 0, 0};     // "rotation": Euler angles x, y, z in degrees (applied x then y then z)
+  Quat quaternion{};          // "quaternion": [w, x, y, z], the orientation instead of "rotation"
   // a triangle mesh ("type": "mesh"): its vertices scaled, then rotated, then moved by translation
   std::string file;           // "file": OBJ or PLY, relative to the scene file (made absolute when read)
   Real scale = 1;             // "scale": uniform scale of the vertices
   Vec3 translation{0, 0, 0};  // "translation": m, where the mesh's origin goes
   int sdfResolution = 256;    // "sdf_resolution": distance-field nodes along the mesh's longest side
+  Real thickness = 0;         // "thickness": m; > 0 makes the mesh a thin shell (it may then be open)
+  FitBox fitInto;             // "fit_into": scale and translation chosen to fit the turned mesh in a box
 };
 
 struct ColliderDesc {

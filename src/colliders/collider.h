@@ -58,7 +58,8 @@ inline Quat quatFromEulerDegrees(Vec3 deg) {
 inline ColliderData makeShapeData(const ShapeDesc& s) {
   ColliderData c;
   c.center = s.center;
-  c.orientation = quatFromEulerDegrees(s.rotation);
+  // a scene gives one of the two; the other stays the identity
+  c.orientation = s.quaternion * quatFromEulerDegrees(s.rotation);
   c.turned = !(c.orientation.w == 1 && c.orientation.x == 0 && c.orientation.y == 0 && c.orientation.z == 0);
   c.halfExtents = s.halfExtents;
   c.radius = s.radius;
@@ -80,7 +81,8 @@ inline ColliderData makeShapeData(const ShapeDesc& s) {
     if (!(s.radius > 0)) throw bad("radius must be positive");
     if (!(s.halfHeight >= 0)) throw bad("half_height must be non-negative");
   } else if (s.type == "mesh") {
-    // placed by its origin; the vertices are scaled when the field is built
+    // placed by its origin; the vertices are scaled (and a fit_into placement chosen) when the field is
+    // built (colliders/mesh_shape.h)
     c.kind = ShapeKind::Mesh;
     c.center = s.translation;
   } else if (s.type == "cylinder") {
@@ -355,12 +357,21 @@ struct PathContact {
   Vec3 dir{};     // unit direction a -> b
 };
 
+// the distance to the fluid side's boundary in the local frame (the shape's own for an obstacle, negated
+// for a container), with *gradOut (may be null) its gradient, pointing into the fluid
+EDDY_HD inline Real fluidSideDistance(const ColliderData& c, Vec3 p, Vec3* gradOut) {
+  Real d = shapeDistanceGradient(c, p, gradOut);
+  if (!c.container) return d;
+  if (gradOut) *gradOut = -*gradOut;
+  return -d;
+}
+
 EDDY_HD inline bool firstContact(const ColliderData& c, Vec3 a, Vec3 b, Real r, PathContact& out) {
   Vec3 seg = b - a;
   Real len2 = lengthSquared(seg);
   // the distance alone first (no gradient, no square root): a point further from the surface than the
   // whole segment, the common case, is done (|grad phi| <= 1)
-  Real f = shapeDistance(c, a) - r;
+  Real f = fluidSideDistance(c, a, nullptr) - r;
   if (!(len2 > 0) || (f > 0 && f * f >= len2)) return false;
   Real len = sqrtf(len2);
   Vec3 dir = seg / len;
@@ -372,12 +383,13 @@ EDDY_HD inline bool firstContact(const ColliderData& c, Vec3 a, Vec3 b, Real r, 
     for (int k = 0; k < kMeshSweepSteps && f > tol; ++k) {
       s += f;
       if (s >= len) return false;
-      f = shapeDistance(c, a + dir * s) - r;
+      f = fluidSideDistance(c, a + dir * s, nullptr) - r;
     }
-    shapeDistanceGradient(c, a + dir * s, &g);
+    fluidSideDistance(c, a + dir * s, &g);
     out = PathContact{s, fmaxf(f, Real(0)), tol, g, dir};
     return true;
   }
+  // an analytic shape is swept only as an obstacle (see sweepToContact), so its side is its outside
   shapeDistanceGradient(c, a, &g);
   Real slope = dot(g, dir);
   // fact (1), and fact (3) at the start: moving away or along the surface, or clear of it all the way
@@ -405,15 +417,16 @@ EDDY_HD inline bool firstContact(const ColliderData& c, Vec3 a, Vec3 b, Real r, 
 // for a velocity-level solver the approaching velocity is removed). Elsewhere `to` is left as it is, so
 // ordinary contacts keep exactly their old response. Returns true where `to` was changed.
 //
-// A container is skipped: its fluid side is the inside of a convex shape, so a segment between two points
-// on that side never leaves it, and an end point outside is already caught by the end-point projection.
+// An analytic container is skipped: its fluid side is the inside of a convex shape, so a segment between
+// two points on that side never leaves it, and an end point outside is already caught by the end-point
+// projection. A mesh container (a bowl, a tank with a step) is not convex and is swept on its inside.
 //
 // At the step bound (a path that creeps along a curved surface without converging) the last point reached
 // counts as the contact and is pushed along its normal by its distance onto the contact surface (exact
 // outside a convex shape): the particle still never passes through; it loses the unresolved part of the
 // motion into the surface for this substep, and keeps the tangential rest as at any contact.
 EDDY_HD inline bool sweepToContact(const ColliderData& c, Vec3 from, Vec3& to, Real r, Real t, Real dt) {
-  if (c.container) return false;
+  if (c.container && c.kind != ShapeKind::Mesh) return false;
   Vec3 a = colliderToLocal(c, from, colliderMoves(c) ? t - dt : t);
   Vec3 b = colliderToLocal(c, to, t);
   PathContact hit;
@@ -421,7 +434,7 @@ EDDY_HD inline bool sweepToContact(const ColliderData& c, Vec3 from, Vec3& to, R
   // contact (or the bound) at s: is the end point's own projection good enough?
   Vec3 contact = a + hit.dir * hit.s;
   Vec3 gEnd;
-  Real fEnd = shapeDistanceGradient(c, b, &gEnd) - r;
+  Real fEnd = fluidSideDistance(c, b, &gEnd) - r;
   if (fEnd < 0 && dot(gEnd, hit.normal) >= 0) return false;
   Vec3 rest = b - contact;
   Real inward = fminf(dot(rest, hit.normal), Real(0));
@@ -448,8 +461,9 @@ EDDY_HD inline void sweepAll(const ColliderData* cs, int n, Vec3 from, Vec3& to,
 EDDY_HD inline Real shapeThickness(const ColliderData& c) {
   switch (c.kind) {
     case ShapeKind::Plane:
-    case ShapeKind::Mesh:  // not known: a mesh's thin parts are left to the swept contact for now
       return Real(1e30);
+    case ShapeKind::Mesh:  // a shell's thickness; a closed mesh's thin parts are left to the swept contact
+      return c.field.shell > 0 ? c.field.shell : Real(1e30);
     case ShapeKind::Box:
       return 2 * fminf(c.halfExtents.x, fminf(c.halfExtents.y, c.halfExtents.z));
     case ShapeKind::Cylinder:

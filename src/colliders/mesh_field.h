@@ -14,8 +14,9 @@ namespace eddy {
 struct TriangleMesh;
 
 struct MeshSdfSettings {
-  int resolution = 256;  // nodes along the mesh's longest side
-  Real band = 0;         // exact distances at least this far from the surface, m (at least 3 cells)
+  int resolution = 256;     // nodes along the mesh's longest side
+  Real band = 0;            // exact distances at least this far from the surface, m (at least 3 cells)
+  Real shellThickness = 0;  // m: > 0 makes the mesh a thin shell of this thickness (it may be open)
 };
 
 // what a field build took (colliders/mesh_sdf.h builds it)
@@ -33,9 +34,10 @@ MeshSdfStats timeMeshSdfBuild(const TriangleMesh& mesh, const MeshSdfSettings& s
 struct MeshFieldView {
   const Real* values = nullptr;  // nx * ny * nz nodes, x fastest
   int nx = 0, ny = 0, nz = 0;
-  Vec3 origin{};  // node (0, 0, 0), local frame
-  Real cell = 1;  // node spacing, m
-  Real band = 0;  // exact within this distance of the surface, m
+  Vec3 origin{};   // node (0, 0, 0), local frame
+  Real cell = 1;   // node spacing, m
+  Real band = 0;   // exact within this distance of the surface, m
+  Real shell = 0;  // a thin shell's thickness, m; 0 for a closed mesh with an inside
 
   EDDY_HD Real at(int i, int j, int k) const { return values[(std::size_t(k) * ny + j) * nx + i]; }
   EDDY_HD Vec3 node(int i, int j, int k) const { return origin + Vec3{Real(i), Real(j), Real(k)} * cell; }

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/memory.h"
+
 namespace eddy::EDDY_NS {
 
 namespace {
@@ -128,11 +130,15 @@ MeshSdfStats MeshSdf::build(const TriangleMesh& mesh, const MeshSdfSettings& s, 
   Real longest = std::max({size.x, size.y, size.z});
   if (!(longest > 0)) throw InputError("the mesh has no extent");
   Real cell = longest / Real(s.resolution - 1);
-  Real band = std::max(s.band, 3 * cell);
+  if (!(s.shellThickness >= 0 && std::isfinite(s.shellThickness)))
+    throw InputError("thickness must be a non-negative distance");
+  // a shell's surface lies half its thickness off the triangles: the band reaches that much further
+  Real band = std::max(s.band + Real(0.5) * s.shellThickness, 3 * cell);
   Real margin = band + 4 * cell;
   field_ = MeshFieldView{};
   field_.cell = cell;
   field_.band = band;
+  field_.shell = s.shellThickness;
   field_.origin = meshLo_ - Vec3{margin, margin, margin};
   field_.nx = int(std::ceil((size.x + 2 * margin) / cell)) + 1;
   field_.ny = int(std::ceil((size.y + 2 * margin) / cell)) + 1;
@@ -158,7 +164,12 @@ MeshSdfStats MeshSdf::build(const TriangleMesh& mesh, const MeshSdfSettings& s, 
   scatterNearTriangles(1);
   // two cells past the band, so that every cell a point within the band interpolates in is exact
   stats.propagationPasses = propagate(int(std::ceil(band / cell)) + 2);
-  stats.rowsOverflowed = signByRayParity(prims);  // reads back: the build has finished
+  if (s.shellThickness > 0) {
+    offsetShell();
+    synchronizeDevice(kDevice);
+  } else {
+    stats.rowsOverflowed = signByRayParity(prims);  // reads back: the build has finished
+  }
   // the scratch is not needed once the field stands
   nearest_ = Buffer<unsigned long long>();
   nearestNext_ = Buffer<unsigned long long>();
@@ -270,6 +281,29 @@ int MeshSdf::propagate(int passes) {
   return passes;
 }
 
+// a node's distance to the surface: exact where a nearest triangle reached it, else the coarse fill (no
+// closer than the band, nor than the mesh's box)
+EDDY_HD inline Real unsignedDistance(const MeshFieldView& f, unsigned long long nearest, Vec3 p, Vec3 meshLo,
+                                     Vec3 meshHi) {
+  if (nearest != kNoTriangle) return nearestDistance(nearest);
+  Vec3 out = cwiseMax(cwiseMax(meshLo - p, p - meshHi), Vec3{0, 0, 0});
+  return fmaxf(f.band, length(out));
+}
+
+// a shell's values: the distance to the surface less half the thickness, the same on both sides
+void MeshSdf::offsetShell() {
+  MeshFieldView f = field_;
+  const unsigned long long* nearest = nearest_.data();
+  Real* values = values_.data();
+  Vec3 meshLo = meshLo_, meshHi = meshHi_;
+  parallelFor(
+      Index(f.nx) * f.ny * f.nz, EDDY_KERNEL(Index idx) {
+        Index i = idx % f.nx, j = (idx / f.nx) % f.ny, k = idx / (Index(f.nx) * f.ny);
+        Vec3 p = f.node(int(i), int(j), int(k));
+        values[idx] = unsignedDistance(f, nearest[idx], p, meshLo, meshHi) - Real(0.5) * f.shell;
+      });
+}
+
 // the sign of every node from the parity of the crossings to its left along its x row; then the values
 int MeshSdf::signByRayParity(Primitives& prims) {
   MeshFieldView f = field_;
@@ -354,14 +388,7 @@ int MeshSdf::signByRayParity(Primitives& prims) {
             }
           }
           std::size_t idx = (std::size_t(k) * f.ny + j) * f.nx + i;
-          Real d = f.band;
-          if (nearest[idx] != kNoTriangle) {
-            d = nearestDistance(nearest[idx]);
-          } else {
-            // the coarse fill: no closer than the band, nor than the mesh's box
-            Vec3 out = cwiseMax(cwiseMax(meshLo - p, p - meshHi), Vec3{0, 0, 0});
-            d = fmaxf(d, length(out));
-          }
+          Real d = unsignedDistance(f, nearest[idx], p, meshLo, meshHi);
           values[idx] = (crossings & 1) ? -d : d;
         }
       });

@@ -8,6 +8,8 @@
 //   3. the sign from ray parity along x: each row of nodes gathers the triangles whose y-z shadow holds the
 //      row, with a top-left rule for rays through an edge or vertex so a shared edge counts exactly once;
 //   4. beyond the band a coarse fill: |d| >= the band (and >= the distance to the mesh's box outside it).
+// A thin shell (an open mesh, or any mesh given a thickness) skips step 3: its value is the distance less
+// half the thickness on both sides, so it has a solid slab of that thickness and no inside to fill.
 //
 // References:
 //   C. Ericson, "Real-Time Collision Detection", 2005, section 5.1.5 (closest point on a triangle).
@@ -27,7 +29,8 @@ namespace eddy::EDDY_NS {
 
 class MeshSdf {
  public:
-  // mesh in its own (already scaled) frame; must be closed (the sign comes from ray parity)
+  // mesh in its own (already scaled) frame; must be closed unless settings.shellThickness > 0 (the sign
+  // comes from ray parity)
   MeshSdfStats build(const TriangleMesh& mesh, const MeshSdfSettings& settings, Primitives& prims);
   MeshFieldView view() const;
   std::size_t bytes() const;
@@ -38,6 +41,7 @@ class MeshSdf {
   void scatterNearTriangles(int reach);
   int propagate(int passes);
   int signByRayParity(Primitives& prims);
+  void offsetShell();
 
  private:
   MeshFieldView field_{};

@@ -31,8 +31,8 @@ double symmetricUniform(std::mt19937& rng) { return 2.0 * ((double(rng()) + 0.5)
 
 }  // namespace
 
-EmittedParticles sampleVolume(const EmitterDesc& e, const std::vector<ColliderDesc>& colliders,
-                              Real spacing) {
+EmittedParticles sampleVolume(const EmitterDesc& e, const std::vector<ColliderDesc>& colliders, Real spacing,
+                              const ColliderData* placed) {
   const ShapeDesc* shape = &e.shape;
   if (!e.collider.empty()) {
     shape = nullptr;
@@ -51,10 +51,12 @@ EmittedParticles sampleVolume(const EmitterDesc& e, const std::vector<ColliderDe
   // a container collider is filled on the inside, which is the shape's own interior
   ColliderData data;
   try {
-    data = makeShapeData(*shape);
+    data = placed ? *placed : makeShapeData(*shape);
   } catch (const InputError& err) {
     throw InputError(who + ": " + err.what());
   }
+  if (data.kind == ShapeKind::Mesh && !data.field.values)
+    throw InputError(who + ": the mesh's distance field was not built");
   Vec3 lo, hi;
   if (!shapeBounds(data, &lo, &hi)) throw InputError(who + ": a plane has no inside to fill");
 

@@ -34,8 +34,8 @@ constexpr Range open(double lo, double hi) { return {lo, hi, true, true}; }
 enum class VecRule { Any, NonZero, Positive };
 
 template <class S>
-using Member =
-    std::variant<int S::*, unsigned S::*, long long S::*, Real S::*, bool S::*, std::string S::*, Vec3 S::*>;
+using Member = std::variant<int S::*, unsigned S::*, long long S::*, Real S::*, bool S::*, std::string S::*,
+                            Vec3 S::*, Quat S::*>;
 
 // one scalar or vector key of struct S
 template <class S>
@@ -132,7 +132,8 @@ inline const std::array<Field<TimeDesc>, 6> kTimeFields{{
     {.key = "max_substeps", .member = &TimeDesc::maxSubsteps, .range = atLeast(1)},
 }};
 
-inline const std::array<Field<ShapeDesc>, 11> kShapeFields{{
+// "fit_into" is read separately and written last, where it is set
+inline const std::array<Field<ShapeDesc>, 13> kShapeFields{{
     {.key = "type", .member = &ShapeDesc::type, .choices = kShapeTypes},
     {.key = "center", .member = &ShapeDesc::center},
     {.key = "half_extents", .member = &ShapeDesc::halfExtents, .vec = VecRule::Positive},
@@ -140,10 +141,17 @@ inline const std::array<Field<ShapeDesc>, 11> kShapeFields{{
     {.key = "half_height", .member = &ShapeDesc::halfHeight, .range = above(0)},
     {.key = "normal", .member = &ShapeDesc::normal, .vec = VecRule::NonZero},
     {.key = "rotation", .member = &ShapeDesc::rotation},
+    {.key = "quaternion", .member = &ShapeDesc::quaternion},
     {.key = "file", .member = &ShapeDesc::file},
     {.key = "scale", .member = &ShapeDesc::scale, .range = above(0)},
     {.key = "translation", .member = &ShapeDesc::translation},
     {.key = "sdf_resolution", .member = &ShapeDesc::sdfResolution, .range = closed(8, 2048)},
+    {.key = "thickness", .member = &ShapeDesc::thickness, .range = atLeast(0)},
+}};
+
+inline const std::array<Field<FitBox>, 2> kFitBoxFields{{
+    {.key = "min", .member = &FitBox::min},
+    {.key = "max", .member = &FitBox::max},
 }};
 
 // "shape" is read separately and written right after "name"

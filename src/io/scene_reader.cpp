@@ -226,6 +226,20 @@ class Reader {
     return out;
   }
 
+  // a rotation as a quaternion [w, x, y, z], normalised (any non-zero length is taken as meant)
+  Quat readQuat(const Json& v, const std::string& ptr) const {
+    if (!v.is_array() || v.size() != 4)
+      fail(ptr, "expected an array of 4 numbers [w, x, y, z], got " + describe(v));
+    double c[4], n2 = 0;
+    for (std::size_t i = 0; i < 4; ++i) {
+      c[i] = readNumber(v[i], pointerChild(ptr, i), anyValue());
+      n2 += c[i] * c[i];
+    }
+    if (!(n2 > 1e-12)) fail(ptr, "must be a non-zero quaternion [w, x, y, z], got " + v.dump());
+    double n = std::sqrt(n2);
+    return Quat{Real(c[0] / n), Real(c[1] / n), Real(c[2] / n), Real(c[3] / n)};
+  }
+
   std::string readString(const Json& v, const std::string& ptr,
                          std::span<const std::string_view> choices) const {
     if (!v.is_string()) {
@@ -269,6 +283,8 @@ class Reader {
               out.*member = readBool(v, keyPtr);
             } else if constexpr (std::is_same_v<T, std::string>) {
               out.*member = readString(v, keyPtr, f.choices);
+            } else if constexpr (std::is_same_v<T, Quat>) {
+              out.*member = readQuat(v, keyPtr);
             } else {
               static_assert(std::is_same_v<T, Vec3>);
               out.*member = readVec3(v, keyPtr, f.vec);
@@ -304,8 +320,17 @@ class Reader {
   }
 
   ShapeDesc readShape(const Json& v, const std::string& ptr) const {
+    static constexpr std::array<std::string_view, 1> kFit{"fit_into"};
     ShapeDesc shape;
-    readObject(v, ptr, shape, kShapeFields);
+    readObject(v, ptr, shape, kShapeFields, {}, kFit);
+    if (auto it = v.find("fit_into"); it != v.end()) {
+      std::string fitPtr = pointerChild(ptr, "fit_into");
+      readObject(*it, fitPtr, shape.fitInto, kFitBoxFields);
+      const Vec3 lo = shape.fitInto.min, hi = shape.fitInto.max;
+      if (!(lo.x < hi.x && lo.y < hi.y && lo.z < hi.z))
+        fail(fitPtr, "max must be greater than min in every component; got min " + formatVec(lo) + ", max " +
+                         formatVec(hi));
+    }
     return shape;
   }
 
@@ -342,25 +367,36 @@ class Reader {
     return out;
   }
 
-  // the mesh keys belong to a mesh shape and a mesh has no centre; emitters cannot fill a mesh yet
-  void checkMeshKeys(const ShapeDesc& shape, const std::string& ptr, bool meshAllowed) const {
+  // one orientation per shape; the mesh keys belong to a mesh shape, and a mesh has no centre; a shell
+  // (a mesh with a thickness) has no inside, so nothing fills it
+  void checkMeshKeys(const ShapeDesc& shape, const std::string& ptr, const char* needsInside) const {
+    ShapeDesc plain;
+    auto moved = [](Vec3 v) { return v.x != 0 || v.y != 0 || v.z != 0; };
+    Quat q = shape.quaternion;
+    if (moved(shape.rotation) && !(q.w == 1 && q.x == 0 && q.y == 0 && q.z == 0))
+      fail(pointerChild(ptr, "quaternion"), "give the orientation once: \"rotation\" or \"quaternion\"");
     if (shape.type == "mesh") {
-      if (!meshAllowed)
-        fail(pointerChild(ptr, "type"),
-             "a volume emitter cannot fill a mesh yet; use box, sphere, capsule or cylinder");
       if (shape.file.empty()) fail(pointerChild(ptr, "file"), "a mesh shape needs a file (.obj or .ply)");
-      if (shape.center.x != 0 || shape.center.y != 0 || shape.center.z != 0)
+      if (moved(shape.center))
         fail(pointerChild(ptr, "center"),
              "a mesh is placed by \"translation\" (where its origin goes), not by "
              "\"center\"");
+      if (shape.fitInto.set() && (shape.scale != plain.scale || moved(shape.translation)))
+        fail(pointerChild(ptr, "fit_into"),
+             std::string("\"fit_into\" chooses the scale and translation; remove \"") +
+                 (shape.scale != plain.scale ? "scale" : "translation") + "\"");
+      if (needsInside && shape.thickness > 0)
+        fail(pointerChild(ptr, "thickness"),
+             std::string("a shell (a mesh with a thickness) has no inside, and ") + needsInside +
+                 "; use a closed mesh without \"thickness\"");
       return;
     }
-    ShapeDesc plain;
-    auto moved = [](Vec3 v) { return v.x != 0 || v.y != 0 || v.z != 0; };
     const char* key = !shape.file.empty()                          ? "file"
                       : shape.scale != plain.scale                 ? "scale"
                       : moved(shape.translation)                   ? "translation"
                       : shape.sdfResolution != plain.sdfResolution ? "sdf_resolution"
+                      : shape.thickness != plain.thickness         ? "thickness"
+                      : shape.fitInto.set()                        ? "fit_into"
                                                                    : nullptr;
     if (key)
       fail(pointerChild(ptr, key),
@@ -423,11 +459,8 @@ class Reader {
     for (std::size_t i = 0; i < s.colliders.size(); ++i) {
       const ColliderDesc& c = s.colliders[i];
       std::string ptr = pointerChild("/colliders", i);
-      checkMeshKeys(c.shape, pointerChild(ptr, "shape"), true);
-      if (c.container && c.shape.type == "mesh")
-        fail(pointerChild(ptr, "container"),
-             "a mesh cannot be a container yet (its swept contact assumes an "
-             "obstacle); use a box, sphere, capsule or cylinder tank");
+      checkMeshKeys(c.shape, pointerChild(ptr, "shape"),
+                    c.container ? "a container holds the fluid inside" : nullptr);
       if (c.container && c.shape.type == "plane") {
         fail(pointerChild(ptr, "container"),
              "a plane cannot be a container (its normal already points into the fluid); use a box, sphere, "
@@ -444,7 +477,8 @@ class Reader {
     for (std::size_t i = 0; i < s.emitters.size(); ++i) {
       const EmitterDesc& e = s.emitters[i];
       std::string ptr = pointerChild("/emitters", i);
-      checkMeshKeys(e.shape, pointerChild(ptr, "shape"), false);
+      checkMeshKeys(e.shape, pointerChild(ptr, "shape"),
+                    e.type == "volume" ? "a volume emitter fills the inside" : nullptr);
       if (!e.collider.empty() && std::find(names.begin(), names.end(), e.collider) == names.end()) {
         std::string known =
             names.empty() ? "the scene has no named colliders" : "named colliders: " + joinList(names);
@@ -460,11 +494,11 @@ class Reader {
                    "' is a plane, which has no inside to fill; name a box, sphere, "
                    "capsule or cylinder collider");
         }
-        if (target->shape.type == "mesh") {
+        if (target->shape.type == "mesh" && target->shape.thickness > 0) {
           fail(pointerChild(ptr, "collider"),
                "collider '" + e.collider +
-                   "' is a mesh; volume emitters cannot fill a mesh yet (fill a box, "
-                   "sphere, capsule or cylinder)");
+                   "' is a shell (a mesh with a thickness), which has no inside to fill; name a closed "
+                   "mesh or an analytic shape");
         }
       } else if (e.type == "volume" && e.shape.type == "plane") {
         fail(pointerChild(pointerChild(ptr, "shape"), "type"),

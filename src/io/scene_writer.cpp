@@ -37,6 +37,9 @@ void writeFields(Json& out, const S& s, std::span<const Field<S>> fields) {
             out[std::string(f.key)] = realToJson(v);
           } else if constexpr (std::is_same_v<T, Vec3>) {
             out[std::string(f.key)] = vecToJson(v);
+          } else if constexpr (std::is_same_v<T, Quat>) {
+            out[std::string(f.key)] =
+                Json::array({realToJson(v.w), realToJson(v.x), realToJson(v.y), realToJson(v.z)});
           } else {
             out[std::string(f.key)] = v;
           }
@@ -52,7 +55,11 @@ Json section(const S& s, const std::array<Field<S>, N>& fields) {
   return out;
 }
 
-Json shapeToJson(const ShapeDesc& shape) { return section(shape, kShapeFields); }
+Json shapeToJson(const ShapeDesc& shape) {
+  Json out = section(shape, kShapeFields);
+  if (shape.fitInto.set()) out["fit_into"] = section(shape.fitInto, kFitBoxFields);
+  return out;
+}
 
 Json colliderToJson(const ColliderDesc& c) {
   std::span<const Field<ColliderDesc>> fields(kColliderFields);

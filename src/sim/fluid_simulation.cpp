@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "colliders/triangle_mesh.h"
+#include "colliders/mesh_shape.h"
 #include "emitters/volume_emitter.h"
 #include "io/blow_up_report.h"
 
@@ -42,10 +42,14 @@ FluidSimulation::FluidSimulation(const SceneDesc& scene) : scene_(scene) {
   // colliders: the scene's, then the domain as a container; a mesh gets its distance field, exact to
   // beyond the kernel support (the wall term reads it out to h)
   std::vector<ColliderData> cs;
+  std::vector<const MeshSdf*> colliderMesh(scene.colliders.size(), nullptr);
   for (std::size_t i = 0; i < scene.colliders.size(); ++i) {
     const ColliderDesc& c = scene.colliders[i];
     cs.push_back(makeColliderData(c));
-    if (c.shape.type == "mesh") cs.back().field = buildMeshField(c.shape, "/colliders/" + std::to_string(i));
+    if (c.shape.type != "mesh") continue;
+    meshes_.push_back(std::make_unique<MeshSdf>());
+    colliderMesh[i] = meshes_.back().get();
+    placeMeshShape(c.shape, "/colliders/" + std::to_string(i) + "/shape", *meshes_.back(), cs.back());
   }
   cs.push_back(makeDomainContainer(scene.domain));
   colliders_ = Buffer<ColliderData>(kDevice, cs.size());
@@ -68,7 +72,7 @@ FluidSimulation::FluidSimulation(const SceneDesc& scene) : scene_(scene) {
       budget += e.maxParticles;
       continue;
     }
-    volumes[i] = sampleVolume(e, scene.colliders, scene.fluid.spacing);
+    volumes[i] = fillVolume(e, int(i), cs, colliderMesh);
     budget += std::int64_t(volumes[i].position.size());
   }
   if (budget == 0)
@@ -104,22 +108,44 @@ FluidSimulation::FluidSimulation(const SceneDesc& scene) : scene_(scene) {
   grid_.setBarriers({barriers_.data(), barriers_.size()});
 }
 
-MeshFieldView FluidSimulation::buildMeshField(const ShapeDesc& shape, const std::string& where) {
-  TriangleMesh mesh = loadTriangleMesh(shape.file);
-  MeshReport report = inspectMesh(mesh);
-  if (!report.closed())
-    throw InputError(scene_.sourcePath + ": " + where + "/shape/file: mesh '" + shape.file +
-                     "' is not closed (" + std::to_string(report.boundaryEdges) + " boundary and " +
-                     std::to_string(report.nonManifoldEdges) +
-                     " non-manifold edges): its inside is unknown; close the mesh (thin shells are not "
-                     "supported yet)");
-  for (Vec3& v : mesh.vertices) v = v * shape.scale;
+void FluidSimulation::placeMeshShape(const ShapeDesc& shape, const std::string& where, MeshSdf& sdf,
+                                     ColliderData& data) {
+  PlacedMesh placed = placeMesh(shape, data.orientation, scene_.sourcePath + ": " + where);
   MeshSdfSettings settings;
   settings.resolution = shape.sdfResolution;
   settings.band = Real(1.5) * kernels_.h;
-  meshes_.push_back(std::make_unique<MeshSdf>());
-  meshes_.back()->build(mesh, settings, prims_);
-  return meshes_.back()->view();
+  settings.shellThickness = shape.thickness;
+  sdf.build(placed.mesh, settings, prims_);
+  data.center = placed.translation;
+  data.field = sdf.view();
+}
+
+// a volume emitter's particles; a mesh (its own shape, or the collider it fills) is sampled through a host
+// copy of its distance field
+EmittedParticles FluidSimulation::fillVolume(const EmitterDesc& e, int index,
+                                             const std::vector<ColliderData>& cs,
+                                             const std::vector<const MeshSdf*>& colliderMesh) {
+  const std::vector<ColliderDesc>& colliders = scene_.colliders;
+  auto target = std::find_if(colliders.begin(), colliders.end(), [&](const ColliderDesc& c) {
+    return !e.collider.empty() && c.name == e.collider;
+  });
+  const ShapeDesc& shape = target != colliders.end() ? target->shape : e.shape;
+  if (shape.type != "mesh") return sampleVolume(e, colliders, scene_.fluid.spacing);
+  MeshSdf own;
+  ColliderData data;
+  const MeshSdf* sdf = nullptr;
+  if (target != colliders.end()) {
+    std::size_t i = std::size_t(target - colliders.begin());
+    data = cs[i];
+    sdf = colliderMesh[i];
+  } else {
+    data = makeShapeData(shape);
+    placeMeshShape(shape, "/emitters/" + std::to_string(index) + "/shape", own, data);
+    sdf = &own;
+  }
+  std::vector<Real> values = sdf->download();
+  data.field.values = values.data();
+  return sampleVolume(e, colliders, scene_.fluid.spacing, &data);
 }
 
 std::size_t FluidSimulation::meshBytes() const {

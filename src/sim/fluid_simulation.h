@@ -47,9 +47,11 @@ class FluidSimulation final : public Simulation {
   StepContext context();
   void emit(Real dt);
   void checkMemory(std::int64_t particles) const;
-  // loads, checks and scales a mesh shape and builds its distance field (kept in meshes_); `where` is the
-  // collider's JSON pointer, for messages
-  MeshFieldView buildMeshField(const ShapeDesc& shape, const std::string& where);
+  // loads, checks, scales and places a mesh shape and builds its distance field into sdf; data (made by
+  // makeShapeData) gets the placement and the field. `where` is the shape's JSON pointer, for messages
+  void placeMeshShape(const ShapeDesc& shape, const std::string& where, MeshSdf& sdf, ColliderData& data);
+  EmittedParticles fillVolume(const EmitterDesc& e, int index, const std::vector<ColliderData>& cs,
+                              const std::vector<const MeshSdf*>& colliderMesh);
   std::size_t meshBytes() const;
 
   SceneDesc scene_;
