@@ -151,6 +151,20 @@ void expectDragonAgreement(const std::string& solver) {
 
 TEST(GpuAgreement, DragonPourPbf) { expectDragonAgreement("pbf"); }
 TEST(GpuAgreement, DragonPourWcsph) { expectDragonAgreement("wcsph"); }
+TEST(GpuAgreement, DragonPourMpm) { expectDragonAgreement("mpm"); }
+
+// a mesh as a spinning tank, the water placed in it: the mesh container's inside sweep on both backends
+void expectBunnyTankAgreement(const std::string& solver) {
+  if (!eddy::cudaAvailable()) GTEST_SKIP() << "no CUDA GPU on this machine";
+  std::string dir = std::getenv("EDDY_SOURCE_DIR") ? std::getenv("EDDY_SOURCE_DIR") : EDDY_SOURCE_DIR;
+  if (!std::filesystem::exists(dir + "/../shared/data/meshes/stanford-bunny-28k.obj"))
+    GTEST_SKIP() << "the bunny mesh (shared/data/meshes) is absent";
+  expectAgreement(dir + "/scenes/bunny_tank.json", {"solver=" + solver, "fluid.spacing=0.01"}, kTolerance,
+                  5e-2);
+}
+
+TEST(GpuAgreement, BunnyTankPbf) { expectBunnyTankAgreement("pbf"); }
+TEST(GpuAgreement, BunnyTankMpm) { expectBunnyTankAgreement("mpm"); }
 
 // a curved obstacle: the collider and wall-density code paths on both backends
 TEST(GpuAgreement, SphereObstaclePbf) {

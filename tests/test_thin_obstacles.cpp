@@ -120,6 +120,7 @@ SceneDesc sheetScene(SceneDesc s, const std::string& file) {
   plate.file = file;
   plate.translation = {0, y, 0};
   plate.thickness = 2 * kHalfThickness;
+  plate.sdfResolution = 128;  // 4.7 mm cells
   return s;
 }
 
@@ -285,6 +286,7 @@ SceneDesc wallScene(const std::string& solver, bool bothSides, const std::string
     wall.shape.file = shellFile;
     wall.shape.translation = {0, 0.15f, 0};
     wall.shape.thickness = 0.005f;
+    wall.shape.sdfResolution = 128;  // 3.1 mm cells
   }
   s.colliders = {wall};
   EmitterDesc left;

@@ -130,6 +130,12 @@ MeshSdfStats MeshSdf::build(const TriangleMesh& mesh, const MeshSdfSettings& s, 
   Real longest = std::max({size.x, size.y, size.z});
   if (!(longest > 0)) throw InputError("the mesh has no extent");
   Real cell = longest / Real(s.resolution - 1);
+  // a shell thinner than a cell could fall between the nodes: the interpolated distance would never
+  // reach zero inside it
+  if (s.shellThickness > 0 && s.shellThickness < cell)
+    throw InputError("thickness " + std::to_string(s.shellThickness) + " m is thinner than a distance-field cell (" +
+                     std::to_string(cell) + " m); raise sdf_resolution to at least " +
+                     std::to_string(int(std::ceil(longest / s.shellThickness)) + 1) + " or the thickness");
   if (!(s.shellThickness >= 0 && std::isfinite(s.shellThickness)))
     throw InputError("thickness must be a non-negative distance");
   // a shell's surface lies half its thickness off the triangles: the band reaches that much further

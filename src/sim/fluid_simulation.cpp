@@ -115,7 +115,11 @@ void FluidSimulation::placeMeshShape(const ShapeDesc& shape, const std::string& 
   settings.resolution = shape.sdfResolution;
   settings.band = Real(1.5) * kernels_.h;
   settings.shellThickness = shape.thickness;
-  sdf.build(placed.mesh, settings, prims_);
+  try {
+    sdf.build(placed.mesh, settings, prims_);
+  } catch (const InputError& e) {
+    throw InputError(scene_.sourcePath + ": " + where + ": mesh '" + shape.file + "': " + e.what());
+  }
   data.center = placed.translation;
   data.field = sdf.view();
 }
