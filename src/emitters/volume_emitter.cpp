@@ -34,11 +34,13 @@ double symmetricUniform(std::mt19937& rng) { return 2.0 * ((double(rng()) + 0.5)
 EmittedParticles sampleVolume(const EmitterDesc& e, const std::vector<ColliderDesc>& colliders,
                               Real spacing) {
   const ShapeDesc* shape = &e.shape;
+  ShapeDesc placed;  // a collider's shape where the collider is at t = 0 (a keyframed one's first pose)
   if (!e.collider.empty()) {
     shape = nullptr;
     for (const ColliderDesc& c : colliders) {
       if (c.name == e.collider) {
-        shape = &c.shape;
+        placed = shapeAtStart(c);
+        shape = &placed;
         break;
       }
     }
