@@ -146,7 +146,7 @@ inline const std::array<Field<ShapeDesc>, 11> kShapeFields{{
     {.key = "sdf_resolution", .member = &ShapeDesc::sdfResolution, .range = closed(8, 2048)},
 }};
 
-// "shape" is read separately and written right after "name"
+// "shape" is read separately and written right after "name"; "keyframes" is read separately and written last
 inline const std::array<Field<ColliderDesc>, 7> kColliderFields{{
     {.key = "name", .member = &ColliderDesc::name},
     {.key = "container", .member = &ColliderDesc::container},
@@ -155,6 +155,13 @@ inline const std::array<Field<ColliderDesc>, 7> kColliderFields{{
     {.key = "restitution", .member = &ColliderDesc::restitution, .range = closed(0, 1)},
     {.key = "friction", .member = &ColliderDesc::friction, .range = atLeast(0)},
     {.key = "static_friction", .member = &ColliderDesc::staticFriction, .range = atLeast(0)},
+}};
+
+// an element of a collider's "keyframes" list; "time" and "translation" are required (checked by the reader)
+inline const std::array<Field<KeyframeDesc>, 3> kKeyframeFields{{
+    {.key = "time", .member = &KeyframeDesc::time, .range = atLeast(0)},
+    {.key = "translation", .member = &KeyframeDesc::translation},
+    {.key = "rotation", .member = &KeyframeDesc::rotation},
 }};
 
 // "shape" is read separately and written right after "type"; "material" is read separately and written last
