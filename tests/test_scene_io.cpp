@@ -25,7 +25,7 @@ std::string scenePath(const std::string& name) { return kRoot + "/scenes/" + nam
 
 const std::vector<std::string> kShippedScenes = {
     "dam_break.json",   "double_dam_break.json",        "sphere_obstacle.json", "jet_tank.json",
-    "seed_domain.json", "validation/martin_moyce.json", "mpm_dam_break.json",
+    "seed_domain.json", "validation/martin_moyce.json", "mpm_dam_break.json",   "keyframed_paddle.json",
 };
 
 void expectSameVec(Vec3 a, Vec3 b, const std::string& what) {
