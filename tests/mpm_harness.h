@@ -22,13 +22,22 @@ struct MpmHarness {
   cpu::NeighborGrid neighbors;  // unused by MPM; the context needs one
   cpu::Primitives prims;
   cpu::PhaseTimers timers;
+  std::vector<ColliderKeyframe> keyframes;  // the keyframed colliders' poses, read by colliders
   Buffer<ColliderData> colliders;
   cpu::MovingLeastSquaresMpm solver;
   double time = 0;
 
   explicit MpmHarness(const SceneDesc& s) : scene(s), solver(s) {
+    std::vector<std::size_t> firstFrame;
+    for (const ColliderDesc& c : scene.colliders) {
+      firstFrame.push_back(keyframes.size());
+      std::vector<ColliderKeyframe> own = makeColliderKeyframes(c);
+      keyframes.insert(keyframes.end(), own.begin(), own.end());
+    }
     std::vector<ColliderData> cs;
-    for (const ColliderDesc& c : scene.colliders) cs.push_back(makeColliderData(c));
+    for (std::size_t i = 0; i < scene.colliders.size(); ++i)
+      cs.push_back(makeColliderData(
+          scene.colliders[i], scene.colliders[i].keyframes.empty() ? nullptr : &keyframes[firstFrame[i]]));
     cs.push_back(makeDomainContainer(scene.domain));
     colliders = Buffer<ColliderData>(Device::Host, cs.size());
     colliders.upload(cs.data(), cs.size());

@@ -96,6 +96,12 @@ TEST(Checkpoint, ResumeMpmNozzleIsBitIdentical) {
       Backend::Cpu, 6);
 }
 
+// a keyframed paddle: the checkpoint's scene carries the keyframes (the resumed half passes one at t = 1 s)
+TEST(Checkpoint, ResumeKeyframedPaddleIsBitIdentical) {
+  test::expectBitIdenticalResume(test::sceneFile("scenes/keyframed_paddle.json", {"fluid.spacing=0.04"}),
+                                 Backend::Cpu, 32);
+}
+
 // the restored simulation is not merely the same at the end: frame, time and counts come back at once
 TEST(Checkpoint, RestoreSetsFrameTimeAndParticles) {
   SceneDesc scene = loadScene("", test::volumeAndNozzleOverrides());

@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include "colliders/collider.h"
 
@@ -430,4 +433,180 @@ TEST(Colliders, RotatingContainerCarriesFluid) {
   EXPECT_NEAR(sd(c, x), 0.05f, 1e-5f);
   // wall velocity at (0, -0.95) is omega x r = (1.9, 0, 0)
   expectVecNear(v, {1.9f, 0, 0}, 1e-5f);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// keyframed motion
+
+namespace {
+
+KeyframeDesc keyframe(Real time, Vec3 translation, Vec3 rotation = {}) {
+  return {time, translation, rotation};
+}
+
+// the same rotation (q and -q are one), compared by where it takes the axes
+void expectSameRotation(Quat a, Quat b, Real tol) {
+  for (Vec3 e : {Vec3{1, 0, 0}, Vec3{0, 1, 0}, Vec3{0, 0, 1}}) expectVecNear(rotate(a, e), rotate(b, e), tol);
+}
+
+// a box that rests until t = 0.5, moves 2 m along x while turning 90 degrees about y until t = 1.5, then
+// 2 m up while turning 90 degrees about z until t = 3.5, and rests there
+struct KeyframedBox {
+  ColliderDesc desc = makeDesc("box");
+  std::vector<ColliderKeyframe> frames;
+  ColliderData c;
+  KeyframedBox() {
+    desc.shape.halfExtents = {0.5f, 0.25f, 0.125f};
+    desc.keyframes = {keyframe(0.5f, {0, 0, 0}), keyframe(1.5f, {2, 0, 0}, {0, 90, 0}),
+                      keyframe(3.5f, {2, 2, 0}, {0, 90, 90})};
+    frames = makeColliderKeyframes(desc);
+    c = makeColliderData(desc, frames.data());
+  }
+  Quat q(int k) const { return quatFromEulerDegrees(desc.keyframes[k].rotation); }
+};
+
+}  // namespace
+
+TEST(Colliders, RotationVectorAndSlerp) {
+  for (Vec3 r :
+       {Vec3{0, 0, 0}, Vec3{1e-7f, 0, 0}, Vec3{0.3f, -0.2f, 0.1f}, Vec3{0, 3.1f, 0}, Vec3{-2, 1, 1.5f}}) {
+    expectVecNear(rotationVector(quatFromRotationVector(r)), r, 2e-6f);
+    // -q is the same rotation: the shortest arc is the same vector
+    Quat q = quatFromRotationVector(r);
+    expectVecNear(rotationVector({-q.w, -q.x, -q.y, -q.z}), r, 2e-6f);
+  }
+  Quat a = quatFromEulerDegrees({0, 10, 0}), b = quatFromEulerDegrees({0, 100, 0});
+  expectSameRotation(slerp(a, b, 0), a, 1e-6f);
+  expectSameRotation(slerp(a, b, 1), b, 1e-6f);
+  expectSameRotation(slerp(a, b, 0.5f), quatFromEulerDegrees({0, 55, 0}), 1e-6f);
+  // the short way round: from 170 to -170 degrees about y passes 180, not 0
+  expectSameRotation(slerp(quatFromEulerDegrees({0, 170, 0}), quatFromEulerDegrees({0, -170, 0}), 0.5f),
+                     quatFromEulerDegrees({0, 180, 0}), 1e-6f);
+}
+
+TEST(Colliders, KeyframedPoseInterpolatesAndHolds) {
+  KeyframedBox box;
+  const ColliderData& c = box.c;
+  EXPECT_TRUE(colliderMoves(c));
+  EXPECT_TRUE(c.turned);
+  // before the first keyframe: its pose, at rest
+  expectVecNear(colliderCenter(c, 0), {0, 0, 0}, 0);
+  expectSameRotation(colliderOrientation(c, 0.25f), {}, 0);
+  expectVecNear(colliderVelocityAt(c, {1, 1, 1}, 0.25f), {0, 0, 0}, 0);
+  expectVecNear(colliderDisplacement(c, {1, 1, 1}, 0.4f, 0.1f), {0, 0, 0}, 0);
+  // the middle of each segment: half way along, half way round
+  expectVecNear(colliderCenter(c, 1), {1, 0, 0}, 1e-6f);
+  expectSameRotation(colliderOrientation(c, 1), quatFromEulerDegrees({0, 45, 0}), 1e-6f);
+  expectVecNear(colliderCenter(c, 2.5f), {2, 1, 0}, 1e-6f);
+  expectSameRotation(colliderOrientation(c, 2.5f), slerp(box.q(1), box.q(2), 0.5f), 1e-6f);
+  // at 3/4 of the second segment
+  expectSameRotation(colliderOrientation(c, 3), slerp(box.q(1), box.q(2), 0.75f), 1e-6f);
+  // the keyframes themselves, and holding after the last
+  expectVecNear(colliderCenter(c, 1.5f), {2, 0, 0}, 0);
+  expectSameRotation(colliderOrientation(c, 1.5f), box.q(1), 0);
+  for (Real t : {3.5f, 4.0f, 100.0f}) {
+    expectVecNear(colliderCenter(c, t), {2, 2, 0}, 0);
+    expectSameRotation(colliderOrientation(c, t), box.q(2), 0);
+    expectVecNear(colliderVelocityAt(c, {3, 1, 0}, t), {0, 0, 0}, 0);
+    expectVecNear(colliderDisplacement(c, {3, 1, 0}, t + 0.5f, 0.25f), {0, 0, 0}, 0);
+  }
+  // the signed distance follows: the box's long axis (x) lies along -z from t = 1.5 on, its short one (z)
+  // along x at t = 1.5 and along y from t = 3.5 on
+  EXPECT_NEAR(sd(c, {2, 0, -0.45f}, 1.5f), -0.05f, 1e-6f);
+  EXPECT_NEAR(sd(c, {2.1f, 0, 0}, 1.5f), -0.025f, 1e-6f);
+  EXPECT_NEAR(sd(c, {2, 2, -0.45f}, 3.5f), -0.05f, 1e-6f);
+  EXPECT_NEAR(sd(c, {2, 2.1f, 0}, 3.5f), -0.025f, 1e-6f);
+  // the first pose is the collider's pose at t = 0, which the bounds use
+  Vec3 lo, hi;
+  ASSERT_TRUE(shapeBounds(c, &lo, &hi));
+  expectVecNear(lo, {-0.5f, -0.25f, -0.125f}, 1e-6f);
+  expectVecNear(hi, {0.5f, 0.25f, 0.125f}, 1e-6f);
+}
+
+TEST(Colliders, KeyframedVelocityIsTheDerivativeOfThePose) {
+  KeyframedBox box;
+  const ColliderData& c = box.c;
+  // a segment's velocities are its translation and rotation over its duration
+  expectVecNear(colliderVelocityAt(c, {1, 0, 0}, 1), {2, 0, 0}, 1e-6f);
+  expectVecNear(colliderVelocityAt(c, {1, 0, 1}, 1), {2 + kPi / 2, 0, 0}, 1e-6f);
+  expectVecNear(colliderVelocityAt(c, {2, 1, 0}, 2.5f), {0, 1, 0}, 1e-6f);
+  // a material point's velocity is the central difference of its path, within each segment
+  const Vec3 local{0.4f, -0.2f, 0.1f};
+  const Real h = 1e-2f;
+  for (Real t : {0.7f, 1.0f, 1.3f, 1.8f, 2.5f, 3.2f}) {
+    Vec3 x = colliderToWorld(c, local, t);
+    Vec3 fd = (colliderToWorld(c, local, t + h) - colliderToWorld(c, local, t - h)) / (2 * h);
+    expectVecNear(colliderVelocityAt(c, x, t), fd, 2e-4f);
+  }
+}
+
+TEST(Colliders, KeyframedDisplacementIsTheComposedPose) {
+  KeyframedBox box;
+  const ColliderData& c = box.c;
+  // the pose at time t from the keyframes directly: lerp and slerp within the segment
+  auto pose = [&](Real t, Vec3 local) {
+    int k = t < 1.5f ? 0 : 1;
+    const KeyframeDesc &a = box.desc.keyframes[k], &b = box.desc.keyframes[k + 1];
+    Real s = (t - a.time) / (b.time - a.time);
+    return a.translation + (b.translation - a.translation) * s +
+           rotate(slerp(box.q(k), box.q(k + 1), s), local);
+  };
+  const Vec3 local{0.3f, 0.2f, -0.1f};
+  // across the keyframe at t = 1.5, and within one segment
+  for (auto [t, dt] :
+       {std::pair{1.6f, 0.2f}, std::pair{1.55f, 0.1f}, std::pair{1.2f, 0.1f}, std::pair{2.5f, 0.25f}}) {
+    Vec3 x = pose(t - dt, local);
+    expectVecNear(colliderDisplacement(c, x, t, dt), pose(t, local) - x, 2e-6f);
+  }
+  // from rest into the first segment: only the part after t = 0.5 moves it
+  Vec3 x{0.5f, 0, 0};
+  expectVecNear(colliderDisplacement(c, x, 0.6f, 0.2f), pose(0.6f, x) - x, 2e-6f);
+  // into the rest after the last keyframe
+  x = pose(3.4f, local);
+  Vec3 last = box.desc.keyframes[2].translation + rotate(box.q(2), local);
+  expectVecNear(colliderDisplacement(c, x, 3.6f, 0.2f), last - x, 2e-6f);
+}
+
+TEST(Colliders, KeyframedTranslationIsThePrescribedVelocityBitForBit) {
+  // the same motion two ways: a box at 0.5 m/s along x from (0.25, 0.5, 0), and keyframes to the same place
+  ColliderDesc moving = makeDesc("box");
+  moving.shape.center = {0.25f, 0.5f, 0};
+  moving.linearVelocity = {0.5f, 0, 0};
+  ColliderDesc keyed = makeDesc("box");
+  keyed.keyframes = {keyframe(0, {0.25f, 0.5f, 0}), keyframe(2, {1.25f, 0.5f, 0})};
+  std::vector<ColliderKeyframe> frames = makeColliderKeyframes(keyed);
+  ColliderData a = makeColliderData(moving), b = makeColliderData(keyed, frames.data());
+  EXPECT_FALSE(b.turned);
+  for (Real t : {0.0f, 0.01f, 0.3f, 1.7f}) {
+    EXPECT_EQ(sd(a, {0.1f, 0.2f, 0.3f}, t), sd(b, {0.1f, 0.2f, 0.3f}, t));
+    Vec3 ca = colliderCenter(a, t), cb = colliderCenter(b, t);
+    EXPECT_EQ(ca.x, cb.x);
+    Vec3 va = colliderVelocityAt(a, {0, 1, 0}, t), vb = colliderVelocityAt(b, {0, 1, 0}, t);
+    EXPECT_EQ(va.x, vb.x);
+    Vec3 da = colliderDisplacement(a, {0, 1, 0}, t + 0.01f, 0.01f),
+         db = colliderDisplacement(b, {0, 1, 0}, t + 0.01f, 0.01f);
+    EXPECT_EQ(da.x, db.x);
+  }
+  // and the spin the same way: 90 degrees about y in 0.25 s is 2 pi rad/s
+  moving.linearVelocity = {};
+  moving.angularVelocity = {0, 2 * kPi, 0};
+  keyed.keyframes = {keyframe(0, {0.25f, 0.5f, 0}), keyframe(0.25f, {0.25f, 0.5f, 0}, {0, 90, 0})};
+  frames = makeColliderKeyframes(keyed);
+  a = makeColliderData(moving);
+  b = makeColliderData(keyed, frames.data());
+  EXPECT_NEAR(frames[0].spin.y, 2 * kPi, 1e-6f);
+  for (Real t : {0.01f, 0.1f, 0.2f}) {
+    expectSameRotation(colliderOrientation(a, t), colliderOrientation(b, t), 5e-7f);
+    expectVecNear(colliderVelocityAt(a, {1, 0, 0}, t), colliderVelocityAt(b, {1, 0, 0}, t), 1e-6f);
+  }
+}
+
+TEST(Colliders, KeyframedColliderNeedsItsKeyframes) {
+  ColliderDesc d = makeDesc("sphere");
+  d.keyframes = {keyframe(0, {0, 0, 0}), keyframe(1, {1, 0, 0})};
+  EXPECT_THROW(makeColliderData(d), std::invalid_argument);
+  d.keyframes.pop_back();
+  EXPECT_THROW(makeColliderKeyframes(d), InputError);
+  d.keyframes = {keyframe(1, {0, 0, 0}), keyframe(1, {1, 0, 0})};
+  EXPECT_THROW(makeColliderKeyframes(d), InputError);
 }

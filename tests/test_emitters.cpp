@@ -171,6 +171,28 @@ TEST(VolumeEmitter, FillsNamedContainer) {
   EXPECT_THROW(sampleVolume(e, {floor, tank}, 0.05f), InputError);
 }
 
+// a keyframed tank is filled where it is at t = 0: at its first keyframe, turned as that keyframe says
+TEST(VolumeEmitter, FillsAKeyframedColliderAtItsFirstPose) {
+  ColliderDesc tank;
+  tank.name = "tank";
+  tank.container = true;
+  tank.shape.type = "box";
+  tank.shape.halfExtents = {0.5f, 0.25f, 0.1f};
+  tank.keyframes = {{0.25f, {0.3f, 0.5f, 0.1f}, {0, 90, 0}}, {1, {2, 2, 2}, {0, 0, 0}}};
+  EmitterDesc e;
+  e.collider = "tank";
+  EmittedParticles out = sampleVolume(e, {tank}, 0.05f);
+  EXPECT_EQ(out.position.size(), 20u * 10u * 4u);
+  Vec3 lo{1e9f, 1e9f, 1e9f}, hi{-1e9f, -1e9f, -1e9f};
+  for (Vec3 p : out.position) lo = cwiseMin(lo, p), hi = cwiseMax(hi, p);
+  // turned 90 degrees about y: the long side along z, about (0.3, 0.5, 0.1)
+  EXPECT_NEAR(lo.x, 0.3f - 0.1f + 0.025f, 1e-5f);
+  EXPECT_NEAR(hi.x, 0.3f + 0.1f - 0.025f, 1e-5f);
+  EXPECT_NEAR(lo.z, 0.1f - 0.5f + 0.025f, 1e-5f);
+  EXPECT_NEAR(hi.z, 0.1f + 0.5f - 0.025f, 1e-5f);
+  EXPECT_NEAR(lo.y, 0.5f - 0.25f + 0.025f, 1e-5f);
+}
+
 TEST(VolumeEmitter, RejectsBadInput) {
   EmitterDesc plane;
   plane.shape.type = "plane";

@@ -380,10 +380,12 @@ TEST(MeshCollider, SceneKeysAreChecked) {
   s = parseScene(scene(R"({"type": "mesh", "file": ")" + openFile + R"("})"), "s.json");
   test::expectInputError([&] { createSimulation(s, Backend::Cpu); }, {openFile, "not closed", "thickness"});
   // a shell thinner than a field cell is refused, with the resolution that would hold it
-  s = parseScene(scene(R"({"type": "mesh", "file": ")" + openFile + R"(", "thickness": 0.001, "sdf_resolution": 64})"),
-                 "s.json");
+  s = parseScene(
+      scene(R"({"type": "mesh", "file": ")" + openFile + R"(", "thickness": 0.001, "sdf_resolution": 64})"),
+      "s.json");
   test::expectInputError([&] { createSimulation(s, Backend::Cpu); },
-                         {"s.json", "/colliders/0/shape", "thinner than a distance-field cell", "raise sdf_resolution to at least"});
+                         {"s.json", "/colliders/0/shape", "thinner than a distance-field cell",
+                          "raise sdf_resolution to at least"});
   std::filesystem::remove(openFile);
   std::filesystem::remove(file);
 }

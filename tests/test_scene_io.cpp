@@ -25,7 +25,7 @@ std::string scenePath(const std::string& name) { return kRoot + "/scenes/" + nam
 
 const std::vector<std::string> kShippedScenes = {
     "dam_break.json",   "double_dam_break.json",        "sphere_obstacle.json", "jet_tank.json",
-    "seed_domain.json", "validation/martin_moyce.json", "mpm_dam_break.json",
+    "seed_domain.json", "validation/martin_moyce.json", "mpm_dam_break.json",   "keyframed_paddle.json",
 };
 
 void expectSameVec(Vec3 a, Vec3 b, const std::string& what) {
@@ -101,6 +101,13 @@ void expectSameScene(const SceneDesc& a, const SceneDesc& b) {
     EXPECT_EQ(x.restitution, y.restitution) << what;
     EXPECT_EQ(x.friction, y.friction) << what;
     EXPECT_EQ(x.staticFriction, y.staticFriction) << what;
+    ASSERT_EQ(x.keyframes.size(), y.keyframes.size()) << what;
+    for (std::size_t k = 0; k < x.keyframes.size(); ++k) {
+      std::string at = what + ".keyframes." + std::to_string(k);
+      EXPECT_EQ(x.keyframes[k].time, y.keyframes[k].time) << at;
+      expectSameVec(x.keyframes[k].translation, y.keyframes[k].translation, at + ".translation");
+      expectSameVec(x.keyframes[k].rotation, y.keyframes[k].rotation, at + ".rotation");
+    }
   }
   ASSERT_EQ(a.emitters.size(), b.emitters.size());
   for (std::size_t i = 0; i < a.emitters.size(); ++i) {
@@ -308,6 +315,16 @@ TEST(SceneIo, RoundTripOfANonDefaultScene) {
   c.name = "";
   c.shape.type = "plane";
   s.colliders.push_back(c);
+  // a keyframed mesh: placed and moved by its keyframes alone
+  ColliderDesc k;
+  k.name = "dragon";
+  k.shape.type = "mesh";
+  k.shape.file = "/meshes/dragon.obj";
+  k.shape.scale = 0.25f;
+  k.keyframes = {{0.0f, {0.1f, 0.2f, 0.3f}, {0, 0, 0}},
+                 {0.35f, {0.4f, 0.25f, -0.1f}, {12.5f, -90, 33}},
+                 {1.0f, {0.4f, 0.25f, -0.1f}, {0, 180, 0}}};
+  s.colliders.push_back(k);
   EmitterDesc e;
   e.type = "nozzle";
   e.shape = {"sphere", {0.3f, 0.4f, 0.1f}, {0.1f, 0.2f, 0.3f}, 0.15f, 0.2f, {1, 0, 0}, {0, 45, 0}};
@@ -359,6 +376,10 @@ TEST(SceneIo, WriterWritesEveryKeyWithShortNumbers) {
   EXPECT_EQ(doc["emitters"][0].size(), 17u);
   EXPECT_EQ(doc["emitters"][0]["material"].size(), 9u);
   EXPECT_EQ(doc["emitters"][0]["shape"].size(), 13u);  // fit_into only where it is set
+  // a collider without keyframes has an empty list
+  nlohmann::json obstacle = nlohmann::json::parse(sceneToJson(loadScene(scenePath("sphere_obstacle.json"))));
+  EXPECT_EQ(obstacle["colliders"][0].size(), 9u);
+  EXPECT_EQ(obstacle["colliders"][0]["keyframes"], nlohmann::json::array());
   // floats are written as their shortest decimal, not as widened doubles
   EXPECT_NE(sceneToJson(s).find("\"spacing\": 0.02,"), std::string::npos);
 }
@@ -700,6 +721,100 @@ TEST(SceneIo, CrossFieldRules) {
         parseScene(doc.dump(), "bad.json");
       },
       {"bad.json: /emitters/0/collider: collider 'floor' is a plane"});
+}
+
+// ---------------------------------------------------------------- keyframed colliders
+
+// kMinimal with a keyframed box collider "paddle" at /colliders/1, then value at pointer (if given)
+std::string keyframedWith(const std::string& pointer = "", const nlohmann::json& value = {}) {
+  nlohmann::json doc = nlohmann::json::parse(kMinimal);
+  doc["colliders"].push_back(nlohmann::json::parse(R"({
+    "name": "paddle", "shape": {"type": "box", "half_extents": [0.1, 0.2, 0.05]},
+    "keyframes": [{"time": 0, "translation": [0.5, 0.5, 0.5]},
+                  {"time": 0.5, "translation": [0.6, 0.5, 0.5], "rotation": [0, 90, 0]},
+                  {"time": 1.5, "translation": [0.6, 0.4, 0.5], "rotation": [0, 90, 45]}]})"));
+  if (!pointer.empty()) doc[nlohmann::json::json_pointer(pointer)] = value;
+  return doc.dump(2);
+}
+
+TEST(SceneIo, KeyframesAreRead) {
+  SceneDesc s = parseScene(keyframedWith(), "k.json");
+  const std::vector<KeyframeDesc>& k = s.colliders[1].keyframes;
+  ASSERT_EQ(k.size(), 3u);
+  EXPECT_EQ(k[1].time, 0.5f);
+  expectSameVec(k[1].translation, {0.6f, 0.5f, 0.5f}, "translation");
+  expectSameVec(k[0].rotation, {0, 0, 0}, "a rotation left out is none");
+  expectSameVec(k[2].rotation, {0, 90, 45}, "rotation");
+  // an empty list is no keyframes (the writer writes one for every collider)
+  EXPECT_TRUE(parseScene(keyframedWith("/colliders/0/keyframes", nlohmann::json::array()), "k.json")
+                  .colliders[0]
+                  .keyframes.empty());
+  // and the round trip
+  expectSameScene(s, parseScene(sceneToJson(s), "k.json"));
+  EXPECT_EQ(sceneToJson(parseScene(sceneToJson(s), "k.json")), sceneToJson(s));
+}
+
+TEST(SceneIo, KeyframesAreChecked) {
+  auto bad = [](const std::string& pointer, const nlohmann::json& value,
+                std::initializer_list<std::string> parts) {
+    SCOPED_TRACE(pointer);
+    expectInputError([&] { parseScene(keyframedWith(pointer, value), "k.json"); }, parts);
+  };
+  bad("/colliders/1/keyframes", 3, {"k.json: /colliders/1/keyframes: expected an array of keyframe objects"});
+  bad("/colliders/1/keyframes", nlohmann::json::array({{{"time", 0}, {"translation", {0, 0, 0}}}}),
+      {"k.json: /colliders/1/keyframes: a keyframed collider needs at least 2 keyframes", "got 1"});
+  bad("/colliders/1/keyframes/1", 0.5, {"k.json: /colliders/1/keyframes/1: expected an object, got 0.5"});
+  bad("/colliders/1/keyframes/1/time", 0,
+      {"k.json: /colliders/1/keyframes/1/time: keyframe times must increase strictly: must be > 0 (the time "
+       "of keyframe 0), got 0"});
+  bad("/colliders/1/keyframes/2/time", 0.25, {"/colliders/1/keyframes/2/time: keyframe times must increase"});
+  bad("/colliders/1/keyframes/0/time", -1, {"k.json: /colliders/1/keyframes/0/time: must be >= 0, got -1"});
+  bad("/colliders/1/keyframes/1/time", 1e-40,
+      {"/colliders/1/keyframes/1/time: is too close to the time of "
+       "keyframe 0 (0): the motion between them is too fast"});
+  bad("/colliders/1/keyframes/1/translation", {1e39, 0, 0},
+      {"k.json: /colliders/1/keyframes/1/translation/0: must be a finite single-precision number"});
+  bad("/colliders/1/keyframes/1/rotation", {0, "90", 0},
+      {"k.json: /colliders/1/keyframes/1/rotation/1: expected a number"});
+  bad("/colliders/1/keyframes/2/rotaton", {0, 0, 0},
+      {"unknown key '/colliders/1/keyframes/2/rotaton'", "allowed keys: time, translation, rotation",
+       "did you mean 'rotation'?"});
+  // time and translation are required
+  expectInputError(
+      [] {
+        nlohmann::json doc = nlohmann::json::parse(keyframedWith());
+        doc["colliders"][1]["keyframes"][1].erase("time");
+        parseScene(doc.dump(), "k.json");
+      },
+      {"k.json: /colliders/1/keyframes/1/time: every keyframe needs \"time\""});
+  expectInputError(
+      [] {
+        nlohmann::json doc = nlohmann::json::parse(keyframedWith());
+        doc["colliders"][1]["keyframes"][0].erase("translation");
+        parseScene(doc.dump(), "k.json");
+      },
+      {"k.json: /colliders/1/keyframes/0/translation: every keyframe needs \"translation\""});
+  // the keyframes give the pose and the motion: no velocities, no placement of the shape
+  bad("/colliders/1/linear_velocity", {1, 0, 0},
+      {"k.json: /colliders/1/linear_velocity: a collider with \"keyframes\" moves and is placed by its "
+       "keyframes alone"});
+  bad("/colliders/1/angular_velocity", {0, 1, 0},
+      {"k.json: /colliders/1/angular_velocity: a collider with \"keyframes\"", "leave out angular_velocity"});
+  bad("/colliders/1/shape/center", {0.5, 0.5, 0.5},
+      {"k.json: /colliders/1/shape/center: a collider with \"keyframes\"", "translation"});
+  bad("/colliders/1/shape/rotation", {0, 10, 0},
+      {"k.json: /colliders/1/shape/rotation: a collider with \"keyframes\"", "each keyframe's rotation"});
+  bad("/colliders/1/shape", {{"type", "mesh"}, {"file", "x.obj"}, {"translation", {0, 1, 0}}},
+      {"k.json: /colliders/1/shape/translation: a collider with \"keyframes\"", "mesh's translation"});
+  // a keyframed mesh is fine
+  EXPECT_EQ(parseScene(keyframedWith("/colliders/1/shape", {{"type", "mesh"}, {"file", "x.obj"}}), "k.json")
+                .colliders[1]
+                .keyframes.size(),
+            3u);
+  // --set reaches into the list and is named in the message
+  expectInputError([] { parseScene(keyframedWith(), "k.json", {"colliders.1.keyframes.2.time=0.5"}); },
+                   {"/colliders/1/keyframes/2/time: keyframe times must increase",
+                    "(from --set 'colliders.1.keyframes.2.time=0.5')"});
 }
 
 }  // namespace

@@ -98,6 +98,13 @@ struct ShapeDesc {
   FitBox fitInto;             // "fit_into": scale and translation chosen to fit the turned mesh in a box
 };
 
+// one pose of a keyframed collider (an element of the collider's "keyframes" list)
+struct KeyframeDesc {
+  Real time = 0;              // "time": s, >= 0, strictly increasing along the list (required)
+  Vec3 translation{0, 0, 0};  // "translation": m, where the shape's center (a mesh's origin) goes (required)
+  Vec3 rotation{0, 0, 0};     // "rotation": the shape's Euler angles x, y, z in degrees, as ShapeDesc's
+};
+
 struct ColliderDesc {
   std::string name;               // "name": optional label
   ShapeDesc shape;                // "shape"
@@ -107,6 +114,9 @@ struct ColliderDesc {
   Real restitution = 0.0f;        // "restitution": e, 0..1
   Real friction = 0.0f;           // "friction": dynamic friction mu_k, >= 0
   Real staticFriction = 0.0f;     // "static_friction": static friction mu_s (PBF position level), >= 0
+  // "keyframes": rigid motion through these poses (none, or at least 2): the translation interpolated
+  // linearly, the rotation by slerp; the first pose holds before the first time, the last after the last
+  std::vector<KeyframeDesc> keyframes;
 };
 
 // what an emitter's particles are made of (the "material" object of an emitter); PBF and WCSPH take water

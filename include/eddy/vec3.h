@@ -82,5 +82,20 @@ EDDY_HD inline Quat quatFromRotationVector(Vec3 r) {
   Real s = sinf(angle * Real(0.5)) / angle;
   return {cosf(angle * Real(0.5)), r.x * s, r.y * s, r.z * s};
 }
+// the rotation vector (axis times angle, angle in [0, pi]) of unit quaternion q: the shortest arc, the
+// inverse of quatFromRotationVector
+EDDY_HD inline Vec3 rotationVector(Quat q) {
+  Real sign = q.w < 0 ? Real(-1) : Real(1);
+  Vec3 u{q.x * sign, q.y * sign, q.z * sign};
+  Real s = length(u);
+  // sin(angle / 2) ~ angle / 2 below float resolution
+  if (s < Real(1e-12)) return u * Real(2);
+  return u * (2 * atan2f(s, q.w * sign) / s);
+}
+// spherical linear interpolation from a (s = 0) to b (s = 1) along the shortest arc: the rotation from a
+// to b, scaled by s, applied after a
+EDDY_HD inline Quat slerp(Quat a, Quat b, Real s) {
+  return quatFromRotationVector(rotationVector(b * conjugate(a)) * s) * a;
+}
 
 }  // namespace eddy

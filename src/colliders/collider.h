@@ -1,6 +1,6 @@
 // Signed-distance colliders, analytic (plane, box, sphere, capsule, cylinder) or a triangle mesh's distance
-// field (colliders/mesh_sdf.h), static or in prescribed rigid motion, with position-level and
-// velocity-level contact response.
+// field (colliders/mesh_sdf.h), static, in prescribed rigid motion (constant velocities, or keyframed
+// poses), with position-level and velocity-level contact response.
 //
 // Compiled by the C++ compiler and by nvcc: everything a kernel calls is an EDDY_HD inline function on
 // the POD ColliderData; the make* builders are host-only.
@@ -16,13 +16,28 @@
 #include <eddy/scene.h>
 #include <eddy/vec3.h>
 
+#include <cmath>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "colliders/mesh_field.h"
 
 namespace eddy {
 
 enum class ShapeKind : int { Plane, Box, Sphere, Capsule, Cylinder, Mesh };
+
+// one pose of a keyframed collider and the motion from it to the next keyframe (none from the last).
+// Between two keyframes the center moves at a constant velocity and the shape turns at a constant angular
+// velocity about it, the rotation from one orientation to the next along the shortest arc: the linear
+// interpolation of the translation and the slerp of the rotation.
+struct ColliderKeyframe {
+  Real time = 0;       // s
+  Vec3 center{};       // m, the shape's center (a mesh's origin)
+  Quat orientation{};  // local -> world
+  Vec3 velocity{};     // m/s of the center until the next keyframe
+  Vec3 spin{};         // rad/s, world frame, until the next keyframe
+};
 
 // one collider (or a bare shape) in a form kernels can take by value
 struct ColliderData {
@@ -38,6 +53,10 @@ struct ColliderData {
   MeshFieldView field{};      // mesh: its distance field in the local frame (attached once built)
   Vec3 linearVelocity{};      // m/s
   Vec3 angularVelocity{};     // rad/s about center
+  // keyframed motion instead of the velocities above: keyframeCount (0, or at least 2) poses in memory
+  // kernels read, owned by whoever built them (makeColliderKeyframes); center and orientation hold the first
+  const ColliderKeyframe* keyframes = nullptr;
+  int keyframeCount = 0;
   Real restitution = 0;
   Real friction = 0;        // dynamic mu_k
   Real staticFriction = 0;  // static mu_s
@@ -96,8 +115,76 @@ inline ColliderData makeShapeData(const ShapeDesc& s) {
   return c;
 }
 
-inline ColliderData makeColliderData(const ColliderDesc& d) {
-  ColliderData c = makeShapeData(d.shape);
+// the collider's shape where it is at t = 0: a keyframed collider's at its first keyframe (which holds
+// until that keyframe's time)
+inline ShapeDesc shapeAtStart(const ColliderDesc& d) {
+  ShapeDesc s = d.shape;
+  if (!d.keyframes.empty()) {
+    (s.type == "mesh" ? s.translation : s.center) = d.keyframes[0].translation;
+    s.rotation = d.keyframes[0].rotation;
+    s.quaternion = Quat{};
+  }
+  return s;
+}
+
+// d's keyframes as kernels read them (empty for a collider without): the poses, and the velocities of
+// each segment worked out in double precision from the keyframes as given (so a quarter turn in 1/4 s spins
+// at 2 pi rad/s to the float, as "angular_velocity": [0, 6.283185307179586, 0] would)
+inline std::vector<ColliderKeyframe> makeColliderKeyframes(const ColliderDesc& d) {
+  std::vector<ColliderKeyframe> out;
+  if (d.keyframes.empty()) return out;
+  if (d.keyframes.size() < 2) throw InputError("keyframes: a keyframed collider needs at least 2 keyframes");
+  struct Rotation {
+    double w = 1, x = 0, y = 0, z = 0;
+  };
+  auto times = [](const Rotation& a, const Rotation& b) {
+    return Rotation{
+        a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z, a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+        a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x, a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w};
+  };
+  // quatFromEulerDegrees in double: about x, then y, then z
+  auto euler = [&](Vec3 deg) {
+    const double half = 3.14159265358979323846 / 360.0;
+    Rotation qx{std::cos(deg.x * half), std::sin(deg.x * half), 0, 0};
+    Rotation qy{std::cos(deg.y * half), 0, std::sin(deg.y * half), 0};
+    Rotation qz{std::cos(deg.z * half), 0, 0, std::sin(deg.z * half)};
+    return times(qz, times(qy, qx));
+  };
+  for (const KeyframeDesc& k : d.keyframes) {
+    ColliderKeyframe f;
+    f.time = k.time;
+    f.center = k.translation;
+    f.orientation = quatFromEulerDegrees(k.rotation);
+    out.push_back(f);
+  }
+  for (std::size_t i = 0; i + 1 < out.size(); ++i) {
+    ColliderKeyframe& a = out[i];
+    const ColliderKeyframe& b = out[i + 1];
+    const double span = double(b.time) - double(a.time);
+    if (!(a.time >= 0 && span > 0)) throw InputError("keyframes: times must be >= 0 and strictly increasing");
+    // the turn from a to b, b conj(a), taken the short way round
+    Rotation from = euler(d.keyframes[i].rotation);
+    from.x = -from.x, from.y = -from.y, from.z = -from.z;
+    Rotation turn = times(euler(d.keyframes[i + 1].rotation), from);
+    if (turn.w < 0) turn = {-turn.w, -turn.x, -turn.y, -turn.z};
+    const double s = std::sqrt(turn.x * turn.x + turn.y * turn.y + turn.z * turn.z);
+    const double perSecond = (s > 0 ? 2 * std::atan2(s, turn.w) / s : 2.0) / span;
+    a.velocity = {Real((double(b.center.x) - a.center.x) / span),
+                  Real((double(b.center.y) - a.center.y) / span),
+                  Real((double(b.center.z) - a.center.z) / span)};
+    a.spin = {Real(turn.x * perSecond), Real(turn.y * perSecond), Real(turn.z * perSecond)};
+    Vec3 v = a.velocity, r = a.spin;
+    if (!(std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z) && std::isfinite(r.x) &&
+          std::isfinite(r.y) && std::isfinite(r.z)))
+      throw InputError("keyframes: two keyframes are too close in time for the motion between them");
+  }
+  return out;
+}
+
+// keyframes: for a keyframed collider, its makeColliderKeyframes in memory the kernels read (kept alive
+// as long as the ColliderData is used); nullptr for any other
+inline ColliderData makeColliderData(const ColliderDesc& d, const ColliderKeyframe* keyframes = nullptr) {
+  ColliderData c = makeShapeData(shapeAtStart(d));
   c.container = d.container;
   c.linearVelocity = d.linearVelocity;
   c.angularVelocity = d.angularVelocity;
@@ -107,6 +194,13 @@ inline ColliderData makeColliderData(const ColliderDesc& d) {
   c.turned =
       !(c.orientation.w == 1 && c.orientation.x == 0 && c.orientation.y == 0 && c.orientation.z == 0) ||
       lengthSquared(c.angularVelocity) > 0;
+  if (!d.keyframes.empty()) {
+    if (!keyframes)
+      throw std::invalid_argument("makeColliderData: a keyframed collider needs its makeColliderKeyframes");
+    c.keyframes = keyframes;
+    c.keyframeCount = int(d.keyframes.size());
+    for (const KeyframeDesc& k : d.keyframes) c.turned |= lengthSquared(k.rotation) > 0;
+  }
   return c;
 }
 
@@ -212,10 +306,36 @@ EDDY_HD inline Real shapeDistance(const ColliderData& c, Vec3 pLocal) {
   return shapeDistanceGradient(c, pLocal, nullptr);
 }
 
-// pose at time t: the center moves with linearVelocity, the shape spins about its center
-EDDY_HD inline Vec3 colliderCenter(const ColliderData& c, Real t) { return c.center + c.linearVelocity * t; }
+// where a keyframed collider is in its motion at time t: the keyframe that starts the segment holding t,
+// the time since that keyframe, and whether the collider moves then (it rests at its first pose before the
+// first keyframe and at its last pose from the last one on). A linear scan: colliders have a few keyframes.
+struct KeyframeAt {
+  const ColliderKeyframe* frame;
+  Real elapsed;
+  bool moving;
+};
+EDDY_HD inline KeyframeAt keyframeAt(const ColliderData& c, Real t) {
+  const ColliderKeyframe* f = c.keyframes;
+  if (t < f[0].time) return {f, 0, false};
+  int k = 0;
+  while (k + 2 < c.keyframeCount && t >= f[k + 1].time) ++k;
+  if (t >= f[k + 1].time) return {f + k + 1, 0, false};  // at or after the last keyframe
+  return {f + k, t - f[k].time, true};
+}
+EDDY_HD inline Vec3 keyframeCenter(KeyframeAt a) { return a.frame->center + a.frame->velocity * a.elapsed; }
+EDDY_HD inline Quat keyframeOrientation(KeyframeAt a) {
+  return quatFromRotationVector(a.frame->spin * a.elapsed) * a.frame->orientation;
+}
+
+// pose at time t: the center moves with linearVelocity, the shape spins about its center (or both follow
+// the keyframes)
+EDDY_HD inline Vec3 colliderCenter(const ColliderData& c, Real t) {
+  if (c.keyframeCount > 0) return keyframeCenter(keyframeAt(c, t));
+  return c.center + c.linearVelocity * t;
+}
 EDDY_HD inline Quat colliderOrientation(const ColliderData& c, Real t) {
   if (!c.turned) return {};
+  if (c.keyframeCount > 0) return keyframeOrientation(keyframeAt(c, t));
   return quatFromRotationVector(c.angularVelocity * t) * c.orientation;
 }
 // world -> local and local -> world directions at orientation q
@@ -225,7 +345,7 @@ EDDY_HD inline Vec3 toLocal(const ColliderData& c, Quat q, Vec3 v) {
 EDDY_HD inline Vec3 toWorld(const ColliderData& c, Quat q, Vec3 v) { return c.turned ? rotate(q, v) : v; }
 
 EDDY_HD inline bool colliderMoves(const ColliderData& c) {
-  return lengthSquared(c.linearVelocity) > 0 || lengthSquared(c.angularVelocity) > 0;
+  return c.keyframeCount > 0 || lengthSquared(c.linearVelocity) > 0 || lengthSquared(c.angularVelocity) > 0;
 }
 
 // world-space signed distance, positive on the fluid side (outside an obstacle, inside a container);
@@ -240,14 +360,34 @@ EDDY_HD inline Real signedDistance(const ColliderData& c, Vec3 p, Real t, Vec3* 
   return d * sign;
 }
 
-// velocity of the collider's material point at p, time t
+// velocity of the collider's material point at p, time t (a keyframed collider's is constant over each
+// segment between keyframes, and zero before the first and from the last on)
 EDDY_HD inline Vec3 colliderVelocityAt(const ColliderData& c, Vec3 p, Real t) {
+  if (c.keyframeCount > 0) {
+    KeyframeAt a = keyframeAt(c, t);
+    if (!a.moving) return {0, 0, 0};
+    return a.frame->velocity + cross(a.frame->spin, p - keyframeCenter(a));
+  }
   return c.linearVelocity + cross(c.angularVelocity, p - colliderCenter(c, t));
 }
 
 // exact rigid displacement over [t - dt, t] of the collider point that sat at x at time t - dt;
 // exactly zero for a static collider
 EDDY_HD inline Vec3 colliderDisplacement(const ColliderData& c, Vec3 x, Real t, Real dt) {
+  if (c.keyframeCount > 0) {
+    KeyframeAt from = keyframeAt(c, t - dt), to = keyframeAt(c, t);
+    if (from.frame == to.frame && from.moving == to.moving) {
+      // within one segment (or resting at one end): a constant screw motion, as below
+      if (!from.moving) return {0, 0, 0};
+      Vec3 moved = from.frame->velocity * dt;
+      if (lengthSquared(from.frame->spin) == 0) return moved;
+      Vec3 rel = x - keyframeCenter(from);
+      return moved + (rotate(quatFromRotationVector(from.frame->spin * dt), rel) - rel);
+    }
+    // across keyframes: the pose at t after the inverse of the pose at t - dt
+    Vec3 local = toLocal(c, keyframeOrientation(from), x - keyframeCenter(from));
+    return keyframeCenter(to) + toWorld(c, keyframeOrientation(to), local) - x;
+  }
   if (lengthSquared(c.angularVelocity) == 0) return c.linearVelocity * dt;
   Vec3 rel = x - colliderCenter(c, t - dt);
   Vec3 spun = rotate(quatFromRotationVector(c.angularVelocity * dt), rel);
@@ -507,7 +647,8 @@ EDDY_HD inline void projectAll(const ColliderData* cs, int n, Vec3& x, Vec3 xPre
   }
 }
 
-// world-space axis-aligned bounds of the shape at time 0 (a plane is unbounded: returns false)
+// world-space axis-aligned bounds of the shape at time 0 (a keyframed collider's first pose; a plane is
+// unbounded: returns false)
 EDDY_HD inline bool shapeBounds(const ColliderData& c, Vec3* lo, Vec3* hi) {
   Vec3 ex{1, 0, 0}, ey{0, 1, 0}, ez{0, 0, 1};
   Vec3 ax = rotate(c.orientation, ex), ay = rotate(c.orientation, ey), az = rotate(c.orientation, ez);

@@ -133,8 +133,9 @@ MeshSdfStats MeshSdf::build(const TriangleMesh& mesh, const MeshSdfSettings& s, 
   // a shell thinner than a cell could fall between the nodes: the interpolated distance would never
   // reach zero inside it
   if (s.shellThickness > 0 && s.shellThickness < cell)
-    throw InputError("thickness " + std::to_string(s.shellThickness) + " m is thinner than a distance-field cell (" +
-                     std::to_string(cell) + " m); raise sdf_resolution to at least " +
+    throw InputError("thickness " + std::to_string(s.shellThickness) +
+                     " m is thinner than a distance-field cell (" + std::to_string(cell) +
+                     " m); raise sdf_resolution to at least " +
                      std::to_string(int(std::ceil(longest / s.shellThickness)) + 1) + " or the thickness");
   if (!(s.shellThickness >= 0 && std::isfinite(s.shellThickness)))
     throw InputError("thickness must be a non-negative distance");

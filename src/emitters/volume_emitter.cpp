@@ -32,13 +32,15 @@ double symmetricUniform(std::mt19937& rng) { return 2.0 * ((double(rng()) + 0.5)
 }  // namespace
 
 EmittedParticles sampleVolume(const EmitterDesc& e, const std::vector<ColliderDesc>& colliders, Real spacing,
-                              const ColliderData* placed) {
+                              const ColliderData* placedMesh) {
   const ShapeDesc* shape = &e.shape;
+  ShapeDesc placed;  // a collider's shape where the collider is at t = 0 (a keyframed one's first pose)
   if (!e.collider.empty()) {
     shape = nullptr;
     for (const ColliderDesc& c : colliders) {
       if (c.name == e.collider) {
-        shape = &c.shape;
+        placed = shapeAtStart(c);
+        shape = &placed;
         break;
       }
     }
@@ -51,7 +53,7 @@ EmittedParticles sampleVolume(const EmitterDesc& e, const std::vector<ColliderDe
   // a container collider is filled on the inside, which is the shape's own interior
   ColliderData data;
   try {
-    data = placed ? *placed : makeShapeData(*shape);
+    data = placedMesh ? *placedMesh : makeShapeData(*shape);
   } catch (const InputError& err) {
     throw InputError(who + ": " + err.what());
   }

@@ -23,9 +23,9 @@ struct EmittedParticles {
 // is negative (strictly inside); jitter then moves it by up to jitter*spacing per axis, so the count
 // does not depend on jitter. Velocity = velocity + angularVelocity x (p - shape center).
 // Throws InputError for an unknown collider name, a plane, a bad lattice or jitter, or more than
-// 50 million lattice points in the bounding box. A mesh shape is filled through `placed`, the shape
+// 50 million lattice points in the bounding box. A mesh shape is filled through `placedMesh`, the shape
 // with its distance field readable on the host (the caller builds it: colliders/mesh_shape.h).
 EmittedParticles sampleVolume(const EmitterDesc& e, const std::vector<ColliderDesc>& colliders, Real spacing,
-                              const ColliderData* placed = nullptr);
+                              const ColliderData* placedMesh = nullptr);
 
 }  // namespace eddy

@@ -154,7 +154,7 @@ inline const std::array<Field<FitBox>, 2> kFitBoxFields{{
     {.key = "max", .member = &FitBox::max},
 }};
 
-// "shape" is read separately and written right after "name"
+// "shape" is read separately and written right after "name"; "keyframes" is read separately and written last
 inline const std::array<Field<ColliderDesc>, 7> kColliderFields{{
     {.key = "name", .member = &ColliderDesc::name},
     {.key = "container", .member = &ColliderDesc::container},
@@ -163,6 +163,13 @@ inline const std::array<Field<ColliderDesc>, 7> kColliderFields{{
     {.key = "restitution", .member = &ColliderDesc::restitution, .range = closed(0, 1)},
     {.key = "friction", .member = &ColliderDesc::friction, .range = atLeast(0)},
     {.key = "static_friction", .member = &ColliderDesc::staticFriction, .range = atLeast(0)},
+}};
+
+// an element of a collider's "keyframes" list; "time" and "translation" are required (checked by the reader)
+inline const std::array<Field<KeyframeDesc>, 3> kKeyframeFields{{
+    {.key = "time", .member = &KeyframeDesc::time, .range = atLeast(0)},
+    {.key = "translation", .member = &KeyframeDesc::translation},
+    {.key = "rotation", .member = &KeyframeDesc::rotation},
 }};
 
 // "shape" is read separately and written right after "type"; "material" is read separately and written last

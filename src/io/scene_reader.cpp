@@ -334,20 +334,62 @@ class Reader {
     return shape;
   }
 
+  // a collider's "keyframes": none (an empty list) or at least 2, each with a time and a translation, the
+  // times strictly increasing
+  std::vector<KeyframeDesc> readKeyframes(const Json& v, const std::string& ptr) const {
+    if (!v.is_array())
+      fail(ptr,
+           "expected an array of keyframe objects {\"time\": s, \"translation\": [x, y, z], "
+           "\"rotation\": [x, y, z]}, got " +
+               describe(v));
+    if (v.size() == 1)
+      fail(ptr, "a keyframed collider needs at least 2 keyframes (the poses it moves between), got 1");
+    std::vector<KeyframeDesc> out;
+    for (std::size_t k = 0; k < v.size(); ++k) {
+      std::string at = pointerChild(ptr, k);
+      KeyframeDesc f;
+      readObject(v[k], at, f, kKeyframeFields);
+      for (const char* key : {"time", "translation"})
+        if (!v[k].contains(key))
+          fail(pointerChild(at, key), "every keyframe needs \"" + std::string(key) + "\"");
+      if (k > 0) {
+        const KeyframeDesc& prev = out.back();
+        if (!(f.time > prev.time))
+          fail(pointerChild(at, "time"), "keyframe times must increase strictly: must be > " +
+                                             formatReal(prev.time) + " (the time of keyframe " +
+                                             std::to_string(k - 1) + "), got " + formatReal(f.time));
+        // the motion between the two must fit single precision (a turn is at most pi)
+        const double span = double(f.time) - double(prev.time);
+        const Vec3 d = f.translation - prev.translation;
+        const double dist = std::sqrt(double(d.x) * d.x + double(d.y) * d.y + double(d.z) * d.z);
+        if (!(dist / span <= double(FLT_MAX) && 3.2 / span <= double(FLT_MAX)))
+          fail(pointerChild(at, "time"), "is too close to the time of keyframe " + std::to_string(k - 1) +
+                                             " (" + formatReal(prev.time) +
+                                             "): the motion between them is too fast for single precision");
+      }
+      out.push_back(f);
+    }
+    return out;
+  }
+
   template <class D, std::size_t N>
   D readWithShape(const Json& v, const std::string& ptr, const std::array<Field<D>, N>& fields) const {
     static constexpr std::array<std::string_view, 1> kShape{"shape"};
     static constexpr std::array<std::string_view, 1> kMaterial{"material"};
+    static constexpr std::array<std::string_view, 1> kKeyframes{"keyframes"};
     constexpr bool hasMaterial = std::is_same_v<D, EmitterDesc>;
     D out;
-    readObject(
-        v, ptr, out, fields, kShape,
-        hasMaterial ? std::span<const std::string_view>(kMaterial) : std::span<const std::string_view>{});
+    readObject(v, ptr, out, fields, kShape,
+               hasMaterial ? std::span<const std::string_view>(kMaterial)
+                           : std::span<const std::string_view>(kKeyframes));
     auto it = v.find("shape");
     if (it != v.end()) out.shape = readShape(*it, pointerChild(ptr, "shape"));
     if constexpr (hasMaterial) {
       auto m = v.find("material");
       if (m != v.end()) readObject(*m, pointerChild(ptr, "material"), out.material, kMaterialFields);
+    } else {
+      auto k = v.find("keyframes");
+      if (k != v.end()) out.keyframes = readKeyframes(*k, pointerChild(ptr, "keyframes"));
     }
     return out;
   }
@@ -461,6 +503,7 @@ class Reader {
       std::string ptr = pointerChild("/colliders", i);
       checkMeshKeys(c.shape, pointerChild(ptr, "shape"),
                     c.container ? "a container holds the fluid inside" : nullptr);
+      if (!c.keyframes.empty()) checkKeyframedCollider(c, ptr);
       if (c.container && c.shape.type == "plane") {
         fail(pointerChild(ptr, "container"),
              "a plane cannot be a container (its normal already points into the fluid); use a box, sphere, "
@@ -522,6 +565,37 @@ class Reader {
         }
       }
     }
+  }
+
+  // a keyframed collider takes its pose and motion from the keyframes alone
+  void checkKeyframedCollider(const ColliderDesc& c, const std::string& ptr) const {
+    auto set = [](Vec3 v) { return v.x != 0 || v.y != 0 || v.z != 0; };
+    auto refuse = [&](const std::string& key, const std::string& instead) {
+      fail(key, "a collider with \"keyframes\" moves and is placed by its keyframes alone; " + instead);
+    };
+    if (set(c.linearVelocity))
+      refuse(pointerChild(ptr, "linear_velocity"),
+             "leave out linear_velocity (the keyframes' translations give the motion)");
+    if (set(c.angularVelocity))
+      refuse(pointerChild(ptr, "angular_velocity"),
+             "leave out angular_velocity (the keyframes' rotations give the spin)");
+    std::string shape = pointerChild(ptr, "shape");
+    if (set(c.shape.center))
+      refuse(pointerChild(shape, "center"),
+             "leave out the shape's center and give each keyframe's translation");
+    if (set(c.shape.translation))
+      refuse(pointerChild(shape, "translation"),
+             "leave out the mesh's translation and give each keyframe's translation");
+    if (set(c.shape.rotation))
+      refuse(pointerChild(shape, "rotation"),
+             "leave out the shape's rotation and give each keyframe's rotation");
+    Quat q = c.shape.quaternion;
+    if (!(q.w == 1 && q.x == 0 && q.y == 0 && q.z == 0))
+      refuse(pointerChild(shape, "quaternion"),
+             "leave out the shape's quaternion and give each keyframe's rotation");
+    if (c.shape.fitInto.set())
+      refuse(pointerChild(shape, "fit_into"),
+             "leave out fit_into (it chooses the translation) and scale the mesh with \"scale\"");
   }
 
   // Keys outside a solver's own section that only some solvers read: a value other than the default is

@@ -67,6 +67,9 @@ Json colliderToJson(const ColliderDesc& c) {
   writeFields(out, c, fields.first(1));  // name
   out["shape"] = shapeToJson(c.shape);
   writeFields(out, c, fields.subspan(1));
+  Json keyframes = Json::array();
+  for (const KeyframeDesc& k : c.keyframes) keyframes.push_back(section(k, kKeyframeFields));
+  out["keyframes"] = std::move(keyframes);
   return out;
 }
 

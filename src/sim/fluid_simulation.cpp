@@ -40,16 +40,33 @@ FluidSimulation::FluidSimulation(const SceneDesc& scene) : scene_(scene) {
   solver_ = makeSolver(scene_);
 
   // colliders: the scene's, then the domain as a container; a mesh gets its distance field, exact to
-  // beyond the kernel support (the wall term reads it out to h)
+  // beyond the kernel support (the wall term reads it out to h); keyframed ones read their keyframes from
+  // one buffer, all colliders' one after another
+  std::vector<ColliderKeyframe> frames;
+  std::vector<std::size_t> firstFrame;
+  for (std::size_t i = 0; i < scene.colliders.size(); ++i) {
+    firstFrame.push_back(frames.size());
+    std::vector<ColliderKeyframe> own;
+    try {
+      own = makeColliderKeyframes(scene.colliders[i]);
+    } catch (const InputError& e) {
+      // a scene built in code, which the reader did not check: its messages start with "keyframes: "
+      throw InputError(scene.sourcePath + ": /colliders/" + std::to_string(i) + "/" + e.what());
+    }
+    frames.insert(frames.end(), own.begin(), own.end());
+  }
+  keyframes_ = Buffer<ColliderKeyframe>(kDevice, frames.size());
+  keyframes_.upload(frames.data(), frames.size());
   std::vector<ColliderData> cs;
   std::vector<const MeshSdf*> colliderMesh(scene.colliders.size(), nullptr);
   for (std::size_t i = 0; i < scene.colliders.size(); ++i) {
     const ColliderDesc& c = scene.colliders[i];
-    cs.push_back(makeColliderData(c));
+    cs.push_back(makeColliderData(c, c.keyframes.empty() ? nullptr : keyframes_.data() + firstFrame[i]));
     if (c.shape.type != "mesh") continue;
     meshes_.push_back(std::make_unique<MeshSdf>());
     colliderMesh[i] = meshes_.back().get();
-    placeMeshShape(c.shape, "/colliders/" + std::to_string(i) + "/shape", *meshes_.back(), cs.back());
+    // a keyframed mesh starts at its first keyframe's pose
+    placeMeshShape(shapeAtStart(c), "/colliders/" + std::to_string(i) + "/shape", *meshes_.back(), cs.back());
   }
   cs.push_back(makeDomainContainer(scene.domain));
   colliders_ = Buffer<ColliderData>(kDevice, cs.size());
@@ -415,7 +432,7 @@ void FluidSimulation::restoreState(const SimulationState& s) {
 
 std::size_t FluidSimulation::deviceMemoryBytes() const {
   return particles_.bytes() + grid_.bytes() + prims_.scratchBytes() + colliders_.bytes() + barriers_.bytes() +
-         meshBytes() + statsScratch_.bytes() + solver_->deviceBytes();
+         keyframes_.bytes() + meshBytes() + statsScratch_.bytes() + solver_->deviceBytes();
 }
 
 std::unique_ptr<Simulation> makeSimulation(const SceneDesc& scene) {

@@ -61,6 +61,7 @@ class FluidSimulation final : public Simulation {
   PhaseTimers timers_;
   Buffer<ColliderData> colliders_;
   Buffer<ColliderData> barriers_;                 // the obstacles thinner than h, for the neighbour search
+  Buffer<ColliderKeyframe> keyframes_;            // the keyframed colliders' poses, read by colliders_
   std::vector<std::unique_ptr<MeshSdf>> meshes_;  // the fields the mesh colliders read
   Buffer<Real> statsScratch_;  // per-particle values to reduce (statistics, the adaptive substep)
   std::vector<NozzleEmitter> nozzles_;
