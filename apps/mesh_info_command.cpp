@@ -35,7 +35,7 @@ CLI::App* addMeshInfoCommand(CLI::App& app, MeshInfoOptions& o) {
   sub->add_option("--sdf-resolution", o.sdfResolutions,
                   "Also build the mesh's signed distance field with this many nodes along its longest side "
                   "(8 to 2048; a list times each) and print the build time: the median of 5 builds after a "
-                  "warm-up. The mesh must be closed.")
+                  "warm-up. The mesh must be closed, or given --sdf-thickness.")
       ->delimiter(',')
       ->check(CLI::Range(8, 2048))
       ->type_name("N[,N...]");
@@ -44,6 +44,11 @@ CLI::App* addMeshInfoCommand(CLI::App& app, MeshInfoOptions& o) {
          "Exact distances at least this far from the surface, in the mesh's units (default: 3 cells; "
          "a scene uses 1.5 h).")
       ->check(CLI::NonNegativeNumber)
+      ->type_name("DISTANCE");
+  sub->add_option("--sdf-thickness", o.sdfThickness,
+                  "Build the field of a thin shell of this thickness around the triangles, in the mesh's "
+                  "units, as a scene's \"thickness\" key does (the mesh may then be open).")
+      ->check(CLI::PositiveNumber)
       ->type_name("DISTANCE");
   sub->add_option("--backend", o.backend,
                   "Where the field is built: auto (the GPU where there is one), cpu or cuda.")
@@ -70,9 +75,10 @@ int meshInfoCommand(const MeshInfoOptions& o) {
   std::printf("degenerate:  %zu triangles\n", r.degenerateTriangles);
   std::printf("load time:   %.1f ms\n", loadMs);
   if (o.sdfResolutions.empty()) return 0;
-  if (!r.closed())
+  if (!r.closed() && !(o.sdfThickness > 0))
     throw InputError("mesh file '" + o.file +
-                     "' is not closed: its distance field has no inside (--sdf-resolution)");
+                     "' is not closed: its distance field has no inside (--sdf-resolution); give "
+                     "--sdf-thickness to build it as a thin shell");
   Backend backend = resolveBackend(o.backend == "cuda"  ? Backend::Cuda
                                    : o.backend == "cpu" ? Backend::Cpu
                                                         : Backend::Auto);
@@ -81,6 +87,7 @@ int meshInfoCommand(const MeshInfoOptions& o) {
     MeshSdfSettings settings;
     settings.resolution = resolution;
     settings.band = Real(o.sdfBand);
+    settings.shellThickness = Real(o.sdfThickness);
     MeshSdfStats s = timeMeshSdfBuild(mesh, settings, 5, backend);
     std::printf("sdf %4d:    %d x %d x %d nodes, %d propagation passes, build %.2f ms on %s\n", resolution,
                 s.nx, s.ny, s.nz, s.propagationPasses, s.milliseconds, where.c_str());

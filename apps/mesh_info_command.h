@@ -14,6 +14,7 @@ struct MeshInfoOptions {
   std::string file;
   std::vector<int> sdfResolutions;  // --sdf-resolution: build the distance field at each and time it
   double sdfBand = 0;               // --sdf-band: exact distances this far out, m (0: 3 cells)
+  double sdfThickness = 0;          // > 0: build the field of a thin shell of this thickness
   std::string backend = "auto";     // --backend
 };
 

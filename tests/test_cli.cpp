@@ -259,6 +259,18 @@ TEST_F(Cli, MeshInfoReportsACube) {
     EXPECT_NE(r.out.find(line), std::string::npos) << line << " not in:\n" << r.out;
 }
 
+// an open sheet (two triangles): its field is built only as a thin shell
+TEST_F(Cli, MeshInfoBuildsAnOpenSheetAsAShell) {
+  std::ofstream(dir_ / "sheet.obj") << "v 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nf 1 3 2\nf 1 4 3\n";
+  const CliResult open = run("mesh-info sheet.obj --sdf-resolution 32 --backend cpu");
+  EXPECT_EQ(open.code, 2);
+  EXPECT_NE(open.out.find("closed:      no (boundary edges: 4"), std::string::npos) << open.out;
+  EXPECT_NE(open.err.find("--sdf-thickness"), std::string::npos) << open.err;
+  const CliResult shell = run("mesh-info sheet.obj --sdf-resolution 32 --sdf-thickness 0.05 --backend cpu");
+  ASSERT_EQ(shell.code, 0) << shell.err;
+  EXPECT_NE(shell.out.find("sdf   32:"), std::string::npos) << shell.out;
+}
+
 TEST_F(Cli, MeshInfoBadMeshIsInputError) {
   std::ofstream(dir_ / "bad.obj") << "v 0 0 0\nv 1 0 0\nv 0 1 nan\nf 1 2 3\n";
   const CliResult r = run("mesh-info bad.obj");
