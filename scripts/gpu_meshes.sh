@@ -28,8 +28,7 @@ fi
 if [[ $parts == *" dragon "* ]]; then
   for solver in pbf wcsph; do
     ./.carry/bin/eddy bench --scene scenes/seed_dragon_pour.json --solver $solver --backend cuda \
-      --particles 10000,16000,24000,32000,48000,64000 --json "$out/dragon_pour_$solver.json" 2>&1 |
-      tee "$out/dragon_pour_$solver.log"
+      --particles 10000,16000,24000,32000,48000,64000 --json "$out/dragon_pour_$solver.json" 2>&1 | tail -n 8
   done
 fi
 if [[ $parts == *" box "* ]]; then
@@ -37,7 +36,7 @@ if [[ $parts == *" box "* ]]; then
   for round in 1 2; do
     for scene in dam_break_box dam_break_box_mesh; do
       ./.carry/bin/eddy bench --scene bench/scenes/$scene.json --solver pbf --backend cuda --particles 1048576 \
-        --json "$out/${scene}_pbf_1m_$round.json" 2>&1 | tee "$out/${scene}_pbf_1m_$round.log" | tail -n 3
+        --json "$out/${scene}_pbf_1m_$round.json" 2>&1 | tail -n 1
     done
   done
 fi

@@ -153,18 +153,21 @@ TEST(GpuAgreement, DragonPourPbf) { expectDragonAgreement("pbf"); }
 TEST(GpuAgreement, DragonPourWcsph) { expectDragonAgreement("wcsph"); }
 TEST(GpuAgreement, DragonPourMpm) { expectDragonAgreement("mpm"); }
 
-// a mesh as a spinning tank, the water placed in it: the mesh container's inside sweep on both backends
-void expectBunnyTankAgreement(const std::string& solver) {
+// A mesh as a spinning tank, the water placed in it: the mesh container's inside sweep on both backends.
+// Measured on an H200: MPM within 2.3e-6 throughout; PBF within 1e-3 until the block lands on the bunny's
+// floor at frame 10, after which round-off grows through the splash (kinetic energy 4.2e-3 apart at frame
+// 11, 1.1e-2 at frame 13, the last of the 50 substeps), so PBF's totals are held to 3e-2
+void expectBunnyTankAgreement(const std::string& solver, double tolerance) {
   if (!eddy::cudaAvailable()) GTEST_SKIP() << "no CUDA GPU on this machine";
   std::string dir = std::getenv("EDDY_SOURCE_DIR") ? std::getenv("EDDY_SOURCE_DIR") : EDDY_SOURCE_DIR;
   if (!std::filesystem::exists(dir + "/../shared/data/meshes/stanford-bunny-28k.obj"))
     GTEST_SKIP() << "the bunny mesh (shared/data/meshes) is absent";
-  expectAgreement(dir + "/scenes/bunny_tank.json", {"solver=" + solver, "fluid.spacing=0.01"}, kTolerance,
+  expectAgreement(dir + "/scenes/bunny_tank.json", {"solver=" + solver, "fluid.spacing=0.01"}, tolerance,
                   5e-2);
 }
 
-TEST(GpuAgreement, BunnyTankPbf) { expectBunnyTankAgreement("pbf"); }
-TEST(GpuAgreement, BunnyTankMpm) { expectBunnyTankAgreement("mpm"); }
+TEST(GpuAgreement, BunnyTankPbf) { expectBunnyTankAgreement("pbf", 3e-2); }
+TEST(GpuAgreement, BunnyTankMpm) { expectBunnyTankAgreement("mpm", kTolerance); }
 
 // a curved obstacle: the collider and wall-density code paths on both backends
 TEST(GpuAgreement, SphereObstaclePbf) {

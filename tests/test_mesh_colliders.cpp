@@ -227,11 +227,12 @@ TEST(MeshCollider, IcosphereActsAsTheSphere) {
 }
 
 // The paper's dragon pour at its smallest size (10k particles) for 0.5 s, the water landing on the dragon
-// and running off: no particle ever ends a frame inside the dragon (field below minus the contact radius)
+// and running off: no particle ever ends a frame inside the dragon (field below minus the contact radius), in
+// every solver (measured: the deepest 3.1 mm (PBF), 4.5 mm (WCSPH) out from the surface, 0.6 mm in (MPM))
 TEST(MeshCollider, DragonPourStaysOutOfTheDragon) {
   std::string dragon = sharedMesh("stanford-dragon-100k.obj");
   if (!std::filesystem::exists(dragon)) GTEST_SKIP() << dragon << " is absent (shared/ data)";
-  for (const char* solver : {"pbf", "wcsph"}) {
+  for (const char* solver : {"pbf", "wcsph", "mpm"}) {
     SceneDesc scene = test::sceneFile("scenes/seed_dragon_pour.json",
                                       {std::string("solver=") + solver, "fluid.spacing=0.0106"});
     scene.colliders[0].shape.sdfResolution = 128;
@@ -260,7 +261,8 @@ TEST(MeshCollider, DragonPourStaysOutOfTheDragon) {
         "  %s: %lld particles, 0.5 s; the deepest any particle came: %.2e m from the dragon's surface "
         "(contact radius %.2e); lowest particle at y = %.3f\n",
         solver, (long long)sim->particleCount(), deepest, r, lowestTop);
-    EXPECT_GT(deepest, -r) << solver;
+    // MPM's particles have no contact radius: they may touch the surface, not go into it
+    EXPECT_GT(deepest, std::string(solver) == "mpm" ? -1e-3 : -r) << solver;
     EXPECT_LT(lowestTop, 0.3) << solver;  // the water came down onto and past the dragon
   }
 }

@@ -67,27 +67,16 @@ constexpr std::array<std::string_view, 52> kHostile{"0",
 
 // enum values of the schema and names used by the seeds: a string swapped for another valid one reaches
 // combinations that random bytes rarely do
-constexpr std::array<std::string_view, 30> kWords{
-    "pbf",   "wcsph", "mpm",    "box",  "plane",  "sphere",   "capsule", "cylinder", "volume", "nozzle",
-    "cubic", "bcc",   "water",  "snow", "sand",   "elastic",  "ply",     "vtk",      "apic",   "pic",
-    "flip",  "tait",  "linear", "slip", "sticky", "separate", "tank",    "floor",    "ball",   ""};
+constexpr std::array<std::string_view, 31> kWords{
+    "pbf",    "wcsph",    "mpm",   "box",   "plane", "sphere", "capsule", "cylinder",
+    "volume", "nozzle",   "cubic", "bcc",   "water", "snow",   "sand",    "elastic",
+    "ply",    "vtk",      "apic",  "pic",   "flip",  "tait",   "linear",  "slip",
+    "sticky", "separate", "tank",  "floor", "ball",  "mesh",   ""};
 
-constexpr std::array<std::string_view, 16> kKeys{"shape",
-                                                 "material",
-                                                 "type",
-                                                 "collider",
-                                                 "name",
-                                                 "container",
-                                                 "normal",
-                                                 "radius",
-                                                 "half_extents",
-                                                 "max_particles",
-                                                 "grid_resolution",
-                                                 "spacing",
-                                                 "support_ratio",
-                                                 "rotation",
-                                                 "stop",
-                                                 "x"};
+constexpr std::array<std::string_view, 21> kKeys{
+    "shape",  "material",     "type",          "collider",        "name",      "container",     "normal",
+    "radius", "half_extents", "max_particles", "grid_resolution", "spacing",   "support_ratio", "rotation",
+    "stop",   "keyframes",    "quaternion",    "fit_into",        "thickness", "time",          "x"};
 
 constexpr std::array<std::string_view, 24> kBadPaths{"colliders.99.friction",
                                                      "emitters.18446744073709551616.radius",
