@@ -3,7 +3,7 @@
 //
 // Within `band` of the surface the node values are exact distances to the nearest triangle; beyond it
 // they are lower bounds of the distance (the coarse fill), which is all the contact code and the swept
-// test need there. Outside the grid the distance grows with the distance to the grid's box.
+// test need there. Outside the grid the distance is the band plus the distance to the grid's box.
 #pragma once
 
 #include <eddy/backend.h>
@@ -50,6 +50,17 @@ EDDY_HD inline Real sampleField(const MeshFieldView& f, Vec3 p, Vec3* grad) {
   Vec3 hi = f.upper();
   Vec3 q{fminf(fmaxf(p.x, f.origin.x), hi.x), fminf(fmaxf(p.y, f.origin.y), hi.y),
          fminf(fmaxf(p.z, f.origin.z), hi.z)};
+  Vec3 out = p - q;
+  Real away = length(out);
+  if (away > 0) {
+    // Outside the grid, read nothing: the grid's faces lie 4 cells beyond the band around the mesh's box,
+    // where every node holds the coarse fill (at least the band), so band + away is a lower bound of the
+    // distance. It is only ever used further than the band from the surface, where a lower bound is all
+    // the contact, wall and swept-path code need (most particles of a large scene are out here).
+    // (a shell's nodes hold the distance less half its thickness)
+    if (grad) *grad = out / away;
+    return f.band - Real(0.5) * f.shell + away;
+  }
   Vec3 u = (q - f.origin) * (Real(1) / f.cell);
   int i = int(u.x), j = int(u.y), k = int(u.z);
   i = i < f.nx - 2 ? i : f.nx - 2;
@@ -64,24 +75,16 @@ EDDY_HD inline Real sampleField(const MeshFieldView& f, Vec3 p, Vec3* grad) {
   Real e01 = c001 + (c101 - c001) * tx, e11 = c011 + (c111 - c011) * tx;
   Real f0 = e00 + (e10 - e00) * ty, f1 = e01 + (e11 - e01) * ty;
   Real d = f0 + (f1 - f0) * tz;
-  Vec3 out = p - q;
-  Real away = length(out);
   if (grad) {
-    Vec3 g;
-    if (away > 0) {
-      g = out / away;
-    } else {
-      // the trilinear interpolant's own gradient
-      Real gx0 = (c100 - c000) + ((c110 - c010) - (c100 - c000)) * ty;
-      Real gx1 = (c101 - c001) + ((c111 - c011) - (c101 - c001)) * ty;
-      Real gy0 = (e10 - e00), gy1 = (e11 - e01);
-      g = Vec3{gx0 + (gx1 - gx0) * tz, gy0 + (gy1 - gy0) * tz, f1 - f0};
-      Real l = length(g);
-      g = l > Real(1e-20) ? g / l : Vec3{0, 1, 0};
-    }
-    *grad = g;
+    // the trilinear interpolant's own gradient
+    Real gx0 = (c100 - c000) + ((c110 - c010) - (c100 - c000)) * ty;
+    Real gx1 = (c101 - c001) + ((c111 - c011) - (c101 - c001)) * ty;
+    Real gy0 = (e10 - e00), gy1 = (e11 - e01);
+    Vec3 g{gx0 + (gx1 - gx0) * tz, gy0 + (gy1 - gy0) * tz, f1 - f0};
+    Real l = length(g);
+    *grad = l > Real(1e-20) ? g / l : Vec3{0, 1, 0};
   }
-  return d + away;
+  return d;
 }
 
 }  // namespace eddy
