@@ -2,6 +2,7 @@
 // writing one to a temporary file.
 #pragma once
 
+#include <eddy/scene.h>
 #include <eddy/vec3.h>
 
 #include <algorithm>
@@ -74,6 +75,22 @@ inline std::string writeTempMesh(const std::string& name, const TriangleMesh& me
   return path;
 }
 
+// the icosphere of radius 0.1 m about the origin (5120 triangles, within 0.06 mm of the sphere)
 inline std::string writeIcosphere(const std::string& name) { return writeTempMesh(name, icosphere(0.1f, 4)); }
+
+// the ball of radius 0.1 m about the origin: the analytic sphere, or the icosphere in meshFile (its field
+// at 96 nodes across)
+inline ShapeDesc ballShape(const std::string& meshFile) {
+  ShapeDesc s;
+  if (meshFile.empty()) {
+    s.type = "sphere";
+    s.radius = 0.1f;
+  } else {
+    s.type = "mesh";
+    s.file = meshFile;
+    s.sdfResolution = 96;
+  }
+  return s;
+}
 
 }  // namespace eddy::test

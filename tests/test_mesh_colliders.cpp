@@ -175,14 +175,7 @@ SceneDesc dropOnSphere(const std::string& solver, const std::string& meshFile) {
   s.domain.min = {-0.2f, -0.2f, -0.2f};
   s.domain.max = {0.2f, 0.4f, 0.2f};
   ColliderDesc ball;
-  if (meshFile.empty()) {
-    ball.shape.type = "sphere";
-    ball.shape.radius = 0.1f;
-  } else {
-    ball.shape.type = "mesh";
-    ball.shape.file = meshFile;
-    ball.shape.sdfResolution = 96;
-  }
+  ball.shape = test::ballShape(meshFile);
   s.colliders = {ball};
   EmitterDesc block;
   block.shape.type = "box";

@@ -36,14 +36,7 @@ SceneDesc sloshInBall(const std::string& solver, const std::string& meshFile) {
   ColliderDesc ball;
   ball.name = "ball";
   ball.container = true;
-  if (meshFile.empty()) {
-    ball.shape.type = "sphere";
-    ball.shape.radius = 0.1f;
-  } else {
-    ball.shape.type = "mesh";
-    ball.shape.file = meshFile;
-    ball.shape.sdfResolution = 96;
-  }
+  ball.shape = test::ballShape(meshFile);
   s.colliders = {ball};
   EmitterDesc block;
   block.shape.type = "box";
@@ -91,9 +84,9 @@ TEST(MeshContainer, BunnyTankKeepsItsWater) {
   std::string bunny = test::sourceDir() + "/../shared/data/meshes/stanford-bunny-28k.obj";
   if (!std::filesystem::exists(bunny)) GTEST_SKIP() << bunny << " is absent (shared/ data)";
   for (const char* solver : {"pbf", "mpm"}) {
-    SceneDesc scene = test::sceneFile("scenes/bunny_tank.json",
-                                      {std::string("solver=") + solver, "fluid.spacing=0.01",
-                                       "mpm.grid_resolution=40", "mpm.bulk_modulus=20000"});
+    SceneDesc scene =
+        test::sceneFile("scenes/bunny_tank.json", {std::string("solver=") + solver, "fluid.spacing=0.01",
+                                                   "mpm.grid_resolution=40", "mpm.bulk_modulus=20000"});
     auto sim = createSimulation(scene, Backend::Cpu);
     // the same field on the host
     const ColliderDesc& tank = scene.colliders[0];
