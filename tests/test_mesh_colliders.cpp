@@ -374,6 +374,10 @@ TEST(MeshCollider, SceneKeysAreChecked) {
   writeTriangleMesh(openFile, open);
   s = parseScene(scene(R"({"type": "mesh", "file": ")" + openFile + R"("})"), "s.json");
   test::expectInputError([&] { createSimulation(s, Backend::Cpu); }, {openFile, "not closed", "thickness"});
+  // a tank, or a mesh an emitter fills, must be closed: no shell is offered
+  s = parseScene(R"({"emitters": [{"shape": {"type": "mesh", "file": ")" + openFile + R"("}}]})", "s.json");
+  test::expectInputError([&] { createSimulation(s, Backend::Cpu); },
+                         {"s.json", "/emitters/0/shape/file", openFile, "not closed", "needs an inside"});
   // a shell thinner than a field cell is refused, with the resolution that would hold it
   s = parseScene(
       scene(R"({"type": "mesh", "file": ")" + openFile + R"(", "thickness": 0.001, "sdf_resolution": 64})"),

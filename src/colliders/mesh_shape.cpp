@@ -7,16 +7,17 @@
 
 namespace eddy {
 
-PlacedMesh placeMesh(const ShapeDesc& shape, Quat orientation, const std::string& where) {
+PlacedMesh placeMesh(const ShapeDesc& shape, Quat orientation, const std::string& where, bool needsInside) {
   PlacedMesh out;
   out.mesh = loadTriangleMesh(shape.file);
   MeshReport report = inspectMesh(out.mesh);
   if (!report.closed() && !(shape.thickness > 0))
-    throw InputError(where + "/file: mesh '" + shape.file + "' is not closed (" +
-                     std::to_string(report.boundaryEdges) + " boundary and " +
-                     std::to_string(report.nonManifoldEdges) +
-                     " non-manifold edges): its inside is unknown; close the mesh, or give the shape a "
-                     "\"thickness\" to use it as a thin shell");
+    throw InputError(
+        where + "/file: mesh '" + shape.file + "' is not closed (" + std::to_string(report.boundaryEdges) +
+        " boundary and " + std::to_string(report.nonManifoldEdges) +
+        " non-manifold edges): its inside is unknown; close the mesh" +
+        (needsInside ? std::string(" (a tank or a filled mesh needs an inside)")
+                     : std::string(", or give the shape a \"thickness\" to use it as a thin shell")));
   out.scale = shape.scale;
   out.translation = shape.translation;
   if (shape.fitInto.set()) {

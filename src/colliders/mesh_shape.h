@@ -21,8 +21,10 @@ struct PlacedMesh {
 };
 
 // `orientation` is the shape's (the fit looks at the turned mesh); `where` names the shape in messages,
-// e.g. "scene.json: /colliders/0/shape". Throws InputError naming the file for a mesh that cannot be
-// loaded, an open mesh without a thickness, and a mesh with no extent to fit.
-PlacedMesh placeMesh(const ShapeDesc& shape, Quat orientation, const std::string& where);
+// e.g. "scene.json: /colliders/0/shape"; `needsInside` for a tank or a filled mesh, which cannot be a
+// shell. Throws InputError naming the file for a mesh that cannot be loaded, an open mesh without a
+// thickness, and a mesh with no extent to fit.
+PlacedMesh placeMesh(const ShapeDesc& shape, Quat orientation, const std::string& where,
+                     bool needsInside = false);
 
 }  // namespace eddy

@@ -126,8 +126,10 @@ FluidSimulation::FluidSimulation(const SceneDesc& scene) : scene_(scene) {
 }
 
 void FluidSimulation::placeMeshShape(const ShapeDesc& shape, const std::string& where, MeshSdf& sdf,
-                                     ColliderData& data) {
-  PlacedMesh placed = placeMesh(shape, data.orientation, scene_.sourcePath + ": " + where);
+                                     ColliderData& data, bool needsInside) {
+  // a tank needs an inside as a filled mesh does: no open shell
+  needsInside |= data.container;
+  PlacedMesh placed = placeMesh(shape, data.orientation, scene_.sourcePath + ": " + where, needsInside);
   MeshSdfSettings settings;
   settings.resolution = shape.sdfResolution;
   settings.band = Real(1.5) * kernels_.h;
@@ -161,7 +163,7 @@ EmittedParticles FluidSimulation::fillVolume(const EmitterDesc& e, int index,
     sdf = colliderMesh[i];
   } else {
     data = makeShapeData(shape);
-    placeMeshShape(shape, "/emitters/" + std::to_string(index) + "/shape", own, data);
+    placeMeshShape(shape, "/emitters/" + std::to_string(index) + "/shape", own, data, true);
     sdf = &own;
   }
   std::vector<Real> values = sdf->download();

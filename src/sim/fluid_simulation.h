@@ -49,7 +49,9 @@ class FluidSimulation final : public Simulation {
   void checkMemory(std::int64_t particles) const;
   // loads, checks, scales and places a mesh shape and builds its distance field into sdf; data (made by
   // makeShapeData) gets the placement and the field. `where` is the shape's JSON pointer, for messages
-  void placeMeshShape(const ShapeDesc& shape, const std::string& where, MeshSdf& sdf, ColliderData& data);
+  // (needsInside: the mesh is filled, so it must be closed; a container needs that too)
+  void placeMeshShape(const ShapeDesc& shape, const std::string& where, MeshSdf& sdf, ColliderData& data,
+                      bool needsInside = false);
   EmittedParticles fillVolume(const EmitterDesc& e, int index, const std::vector<ColliderData>& cs,
                               const std::vector<const MeshSdf*>& colliderMesh);
   std::size_t meshBytes() const;
