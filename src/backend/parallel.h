@@ -41,8 +41,10 @@ inline void checkCuda(cudaError_t e, const char* what) {
     throw RuntimeFailure(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(e));
 }
 
+constexpr int kBlock = 256;  // threads per block of every parallelFor
+
 template <class F>
-__global__ void forEachKernel(Index n, F f) {
+__device__ inline void forEachIndex(Index n, F& f) {
 #if __CUDA_ARCH__ >= 900
   // launched early (see parallelFor): wait until the previous kernel has finished and its writes are
   // visible, then let the next kernel be scheduled in turn
@@ -51,6 +53,18 @@ __global__ void forEachKernel(Index n, F f) {
 #endif
   Index i = Index(blockIdx.x) * Index(blockDim.x) + Index(threadIdx.x);
   if (i < n) f(i);
+}
+
+template <class F>
+__global__ void forEachKernel(Index n, F f) {
+  forEachIndex(n, f);
+}
+
+// the same with at least minBlocks blocks resident per multiprocessor: the compiler keeps the loop's
+// registers within 65536 / (kBlock minBlocks), spilling on the paths that need more
+template <int minBlocks, class F>
+__global__ void __launch_bounds__(kBlock, minBlocks) forEachKernelBounded(Index n, F f) {
+  forEachIndex(n, f);
 }
 
 // programmatic dependent launch needs compute capability 9.0 (Hopper) or newer
@@ -68,9 +82,8 @@ inline bool programmaticLaunchSupported() {
 // blocks while that kernel's last blocks drain, instead of after it has completed. That hides the launch
 // gap between dependent kernels (5 % of a PBF substep at 256k particles on an H200).
 template <class F>
-void parallelFor(Index n, F f) {
+void launchForEach(void (*kernel)(Index, F), Index n, F f) {
   if (n <= 0) return;
-  constexpr int kBlock = 256;
   const unsigned blocks = unsigned((n + kBlock - 1) / kBlock);
   if (programmaticLaunchSupported()) {
     cudaLaunchAttribute attribute{};
@@ -81,11 +94,23 @@ void parallelFor(Index n, F f) {
     config.blockDim = dim3(kBlock);
     config.attrs = &attribute;
     config.numAttrs = 1;
-    checkCuda(cudaLaunchKernelEx(&config, forEachKernel<F>, n, f), "kernel launch");
+    checkCuda(cudaLaunchKernelEx(&config, kernel, n, f), "kernel launch");
   } else {
-    forEachKernel<<<blocks, kBlock>>>(n, f);
+    kernel<<<blocks, kBlock>>>(n, f);
     checkCuda(cudaGetLastError(), "kernel launch");
   }
+}
+
+template <class F>
+void parallelFor(Index n, F f) {
+  launchForEach(forEachKernel<F>, n, f);
+}
+
+// parallelFor for a loop whose rare paths (a mesh collider's field, in loops over the colliders) would
+// otherwise raise its register count, and so lower its occupancy, in every scene
+template <int minBlocks, class F>
+void parallelForBounded(Index n, F f) {
+  launchForEach(forEachKernelBounded<minBlocks, F>, n, f);
 }
 
 #else
@@ -134,6 +159,12 @@ void parallelFor(Index n, F f) {
   tsanFork();
   tbb::parallel_for(tbb::blocked_range<Index>(0, n, 512), chunk);
   tsanJoin();
+}
+
+// a GPU occupancy bound (see the CUDA backend) means nothing on the CPU
+template <int minBlocks, class F>
+void parallelForBounded(Index n, F f) {
+  parallelFor(n, f);
 }
 #endif
 

@@ -40,8 +40,8 @@ void PositionBasedFluids::setup(StepContext& ctx) {
   restGradientSum_ = Real(sum);
   // lambda's scale and s_corr's divide by this: with no lattice neighbour inside h it is zero
   if (!(restGradientSum_ > 0))
-    throw InputError(ctx.scene.sourcePath + ": /fluid/support_ratio: " +
-                     std::to_string(ctx.scene.fluid.supportRatio) +
+    throw InputError(ctx.scene.sourcePath +
+                     ": /fluid/support_ratio: " + std::to_string(ctx.scene.fluid.supportRatio) +
                      " leaves no neighbour inside the kernel support of a particle at rest; PBF needs > 1 "
                      "(allowed: (1, 4], typically 2)");
 }
@@ -161,8 +161,8 @@ void PositionBasedFluids::correctionPass(StepContext& ctx, Real dt) {
   int nc = int(ctx.colliders.size);
   Real r = ctx.particleRadius, time = ctx.time + dt;
   // reads only the density pass's output (xl), then projects out of the colliders (inside the iteration
-  // loop, as the paper has it)
-  parallelFor(
+  // loop, as the paper has it); 5 blocks an SM keep the projection's mesh path from costing occupancy
+  parallelForBounded<5>(
       p.size(), EDDY_KERNEL(Index i) {
         Vec4 own = xl[i];
         Vec3 xi = xyz(own);
@@ -211,7 +211,7 @@ void PositionBasedFluids::updateVelocities(StepContext& ctx, Real dt) {
   Real cap = settings_.maxVelocityChange;
   Real invDt = Real(1) / dt;
   ForcesDesc forces = ctx.scene.forces;
-  parallelFor(
+  parallelForBounded<5>(
       p.size(), EDDY_KERNEL(Index i) {
         // the last iteration's collider projection
         Vec3 xNew = xyz(xp[i]);
