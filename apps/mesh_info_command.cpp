@@ -91,6 +91,8 @@ int meshInfoCommand(const MeshInfoOptions& o) {
     MeshSdfStats s = timeMeshSdfBuild(mesh, settings, 5, backend);
     std::printf("sdf %4d:    %d x %d x %d nodes, %d propagation passes, build %.2f ms on %s\n", resolution,
                 s.nx, s.ny, s.nz, s.propagationPasses, s.milliseconds, where.c_str());
+    // the cells the field cannot resolve, whose triangles a particle's path is tested against instead
+    std::printf("             %d thin cells (%d triangle entries)\n", s.thinCells, s.thinCellTriangles);
   }
   return 0;
 }

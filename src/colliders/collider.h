@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "colliders/mesh_field.h"
+#include "colliders/thin_cells.h"
 
 namespace eddy {
 
@@ -490,11 +491,12 @@ EDDY_HD inline Vec3 colliderToLocal(const ColliderData& c, Vec3 p, Real t) {
 // segment a -> b where the distance to the surface falls to r (within a tolerance), found by the Newton
 // march that facts (1)-(3) allow. Returns false where the segment stays clear.
 struct PathContact {
-  Real s = 0;     // distance along the segment from a
-  Real gap = 0;   // distance to the contact surface there, between 0 and tol
-  Real tol = 0;   // how close counts as contact
-  Vec3 normal{};  // outward unit normal there
-  Vec3 dir{};     // unit direction a -> b
+  Real s = 0;          // distance along the segment from a
+  Real gap = 0;        // distance to the contact surface there, between 0 and tol
+  Real tol = 0;        // how close counts as contact
+  Vec3 normal{};       // outward unit normal there
+  Vec3 dir{};          // unit direction a -> b
+  bool exact = false;  // a triangle of a thin cell, which the field does not see (colliders/thin_cells.h)
 };
 
 // the distance to the fluid side's boundary in the local frame (the shape's own for an obstacle, negated
@@ -506,9 +508,72 @@ EDDY_HD inline Real fluidSideDistance(const ColliderData& c, Vec3 p, Vec3* gradO
   return -d;
 }
 
-EDDY_HD inline bool firstContact(const ColliderData& c, Vec3 a, Vec3 b, Real r, PathContact& out) {
+// Conservative advancement along a + dir s, each step the distance itself (|grad phi| <= 1), from s
+// while the distance less `reach` (f, given at s) exceeds tol; false where the path ends first. A mesh is
+// not convex, so it is walked this way; at the step bound the point reached counts as the contact.
+EDDY_HD inline bool marchToDistance(const ColliderData& c, Vec3 a, Vec3 dir, Real len, Real reach, Real tol,
+                                    Real& s, Real& f, int& steps) {
+  for (; steps < kMeshSweepSteps && f > tol; ++steps) {
+    s += f;
+    if (s >= len) return false;
+    f = fluidSideDistance(c, a + dir * s, nullptr) - reach;
+  }
+  return true;
+}
+
+// the contact at s that a march found
+EDDY_HD inline PathContact fieldContact(const ColliderData& c, Vec3 a, Vec3 dir, Real s, Real f, Real tol) {
+  Vec3 g;
+  fluidSideDistance(c, a + dir * s, &g);
+  return PathContact{s, fmaxf(f, Real(0)), tol, g, dir};
+}
+
+// the contact with a triangle of a thin cell crossed at `hit` (normal n facing a): r short of the
+// triangle's plane along the path (at the start, if that is already closer); the gap then keeps the slid
+// end point at least 2 tol on the start's side of the plane
+EDDY_HD inline PathContact exactContact(Vec3 dir, Real hit, Vec3 n, Real r, Real tol) {
+  Real approach = fmaxf(-dot(dir, n), Real(1e-3));
+  Real at = fmaxf(hit - r / approach, Real(0));
+  Real clearance = (hit - at) * approach;
+  return PathContact{at, fminf(Real(0), clearance - 4 * tol), tol, n, dir, true};
+}
+
+// The field's contact by conservative advancement; where the path's box touches a brick with thin cells,
+// also the first crossing with a thin cell's triangles up to that contact (or the end), which wins if it
+// comes first. The field may read a thin part up to sqrt(3) cells away, so such a path is walked even
+// where the field says it stays clear.
+EDDY_HD inline bool firstMeshContact(const ColliderData& c, Vec3 a, Vec3 seg, Real len2, Real r,
+                                     PathContact& out, bool withThinCells) {
+  if (!(len2 > 0)) return false;
+  bool thin = withThinCells && c.field.thin.count > 0 && segmentNearThinCells(c.field, a, a + seg);
+  Real f = fluidSideDistance(c, a, nullptr) - r;
+  // a point further from the surface than the whole segment, the common case, is done
+  bool clear = f > 0 && f * f >= len2;
+  if (clear && !thin) return false;
+  Real len = sqrtf(len2);
+  Vec3 dir = seg / len;
+  Real tol = kSweepTolerance * (r + len) + kSweepFloor;
+  Real s = 0;
+  int steps = 0;
+  bool fieldHit = !clear && marchToDistance(c, a, dir, len, r, tol, s, f, steps);
+  Real hit;
+  Vec3 n;
+  if (thin && firstThinCrossing(c.field, a, dir, 0, fieldHit ? s : len, &hit, &n)) {
+    out = exactContact(dir, hit, n, r, tol);
+    return true;
+  }
+  if (!fieldHit) return false;
+  out = fieldContact(c, a, dir, s, f, tol);
+  return true;
+}
+
+// withThinCells: a mesh's thin cells are tested too (colliders/thin_cells.h); a solver that sweeps again
+// later in the substep, from the same start, may leave them to that last sweep
+EDDY_HD inline bool firstContact(const ColliderData& c, Vec3 a, Vec3 b, Real r, PathContact& out,
+                                 bool withThinCells = true) {
   Vec3 seg = b - a;
   Real len2 = lengthSquared(seg);
+  if (c.kind == ShapeKind::Mesh) return firstMeshContact(c, a, seg, len2, r, out, withThinCells);
   // the distance alone first (no gradient, no square root): a point further from the surface than the
   // whole segment, the common case, is done (|grad phi| <= 1)
   Real f = fluidSideDistance(c, a, nullptr) - r;
@@ -516,19 +581,6 @@ EDDY_HD inline bool firstContact(const ColliderData& c, Vec3 a, Vec3 b, Real r, 
   Real len = sqrtf(len2);
   Vec3 dir = seg / len;
   Vec3 g;
-  if (c.kind == ShapeKind::Mesh) {
-    // not convex: plain conservative advancement, each step the distance itself (|grad phi| <= 1)
-    Real tol = kSweepTolerance * (r + len) + kSweepFloor;
-    Real s = 0;
-    for (int k = 0; k < kMeshSweepSteps && f > tol; ++k) {
-      s += f;
-      if (s >= len) return false;
-      f = fluidSideDistance(c, a + dir * s, nullptr) - r;
-    }
-    fluidSideDistance(c, a + dir * s, &g);
-    out = PathContact{s, fmaxf(f, Real(0)), tol, g, dir};
-    return true;
-  }
   // an analytic shape is swept only as an obstacle (see sweepToContact), so its side is its outside
   shapeDistanceGradient(c, a, &g);
   Real slope = dot(g, dir);
@@ -545,6 +597,15 @@ EDDY_HD inline bool firstContact(const ColliderData& c, Vec3 a, Vec3 b, Real r, 
   }
   out = PathContact{s, fmaxf(f, Real(0)), tol, g, dir};
   return true;
+}
+
+// A contact with a triangle of a thin cell: the field's contact response will not see that triangle
+// either, so a velocity-level solver's velocity takes the contact's response here (normal local).
+EDDY_HD EDDY_NOINLINE inline void exactContactResponse(const ColliderData& c, Vec3 x, Vec3 normal, Real t,
+                                                       Vec3& v) {
+  Vec3 n = toWorld(c, colliderOrientation(c, t), normal);
+  Vec3 vc = colliderVelocityAt(c, x, t);
+  v = vc + contactVelocity(v - vc, n, c.restitution, c.friction, c.staticFriction);
 }
 
 // Sweeps a particle of radius r moving over [t - dt, t] from `from` to `to` against obstacle c. A moving
@@ -565,27 +626,32 @@ EDDY_HD inline bool firstContact(const ColliderData& c, Vec3 a, Vec3 b, Real r, 
 // counts as the contact and is pushed along its normal by its distance onto the contact surface (exact
 // outside a convex shape): the particle still never passes through; it loses the unresolved part of the
 // motion into the surface for this substep, and keeps the tangential rest as at any contact.
-EDDY_HD inline bool sweepToContact(const ColliderData& c, Vec3 from, Vec3& to, Real r, Real t, Real dt) {
+EDDY_HD inline bool sweepToContact(const ColliderData& c, Vec3 from, Vec3& to, Real r, Real t, Real dt,
+                                   Vec3* v = nullptr, bool withThinCells = true) {
   if (c.container && c.kind != ShapeKind::Mesh) return false;
   Vec3 a = colliderToLocal(c, from, colliderMoves(c) ? t - dt : t);
   Vec3 b = colliderToLocal(c, to, t);
   PathContact hit;
-  if (!firstContact(c, a, b, r, hit)) return false;
-  // contact (or the bound) at s: is the end point's own projection good enough?
+  if (!firstContact(c, a, b, r, hit, withThinCells)) return false;
+  // contact (or the bound) at s: is the end point's own projection good enough? (never for a triangle
+  // the field does not see)
   Vec3 contact = a + hit.dir * hit.s;
   Vec3 gEnd;
   Real fEnd = fluidSideDistance(c, b, &gEnd) - r;
-  if (fEnd < 0 && dot(gEnd, hit.normal) >= 0) return false;
+  if (!hit.exact && fEnd < 0 && dot(gEnd, hit.normal) >= 0) return false;
   Vec3 rest = b - contact;
   Real inward = fminf(dot(rest, hit.normal), Real(0));
   Vec3 slid = contact + rest - hit.normal * (inward + hit.gap + 2 * hit.tol);
   to = colliderToWorld(c, slid, t);
+  if (hit.exact && v) exactContactResponse(c, to, hit.normal, t, *v);
   return true;
 }
 
-// the sweep against every obstacle in turn, each on the path the previous ones left
-EDDY_HD inline void sweepAll(const ColliderData* cs, int n, Vec3 from, Vec3& to, Real r, Real t, Real dt) {
-  for (int i = 0; i < n; ++i) sweepToContact(cs[i], from, to, r, t, dt);
+// the sweep against every obstacle in turn, each on the path the previous ones left; v (may be null): a
+// velocity-level solver's velocity, for the contacts the end-point response cannot see
+EDDY_HD inline void sweepAll(const ColliderData* cs, int n, Vec3 from, Vec3& to, Real r, Real t, Real dt,
+                             Vec3* v = nullptr, bool withThinCells = true) {
+  for (int i = 0; i < n; ++i) sweepToContact(cs[i], from, to, r, t, dt, v, withThinCells);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -638,8 +704,9 @@ EDDY_HD inline void collideAll(const ColliderData* cs, int n, Vec3& x, Vec3& v, 
 
 // xPrev is the position at t - dt: the path from it to x is swept first, so a thin obstacle is not
 // tunnelled
-EDDY_HD inline void projectAll(const ColliderData* cs, int n, Vec3& x, Vec3 xPrev, Real r, Real t, Real dt) {
-  sweepAll(cs, n, xPrev, x, r, t, dt);
+EDDY_HD inline void projectAll(const ColliderData* cs, int n, Vec3& x, Vec3 xPrev, Real r, Real t, Real dt,
+                               bool withThinCells = true) {
+  sweepAll(cs, n, xPrev, x, r, t, dt, nullptr, withThinCells);
   for (int pass = 0; pass < 2; ++pass) {
     bool any = false;
     for (int i = 0; i < n; ++i) any |= projectPosition(cs[i], x, xPrev, r, t, dt);

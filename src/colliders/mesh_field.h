@@ -9,6 +9,8 @@
 #include <eddy/backend.h>
 #include <eddy/vec3.h>
 
+#include <cstdint>
+
 namespace eddy {
 
 struct TriangleMesh;
@@ -24,12 +26,29 @@ struct MeshSdfStats {
   int nx = 0, ny = 0, nz = 0;
   int propagationPasses = 0;
   int rowsOverflowed = 0;  // rows with more crossings than the fast path holds (counted the slow way)
+  int thinCells = 0;       // cells the field cannot resolve, tested against their triangles instead
+  int thinCellTriangles = 0;
   double milliseconds = 0;
 };
 
 // the median of `repeats` builds after a warm-up, on the given backend (for `eddy mesh-info`)
 MeshSdfStats timeMeshSdfBuild(const TriangleMesh& mesh, const MeshSdfSettings& settings, int repeats,
                               Backend backend);
+
+// The cells of the field where it cannot be trusted to see the surface (a claw, a fin or a sliver thinner
+// than a cell), each with the triangles that overlap it, for exact segment tests (colliders/thin_cells.h).
+// Cell (i, j, k) spans nodes i..i+1, j..j+1, k..k+1; its id is (k * (ny - 1) + j) * (nx - 1) + i.
+struct ThinCellsView {
+  const std::uint32_t* mask = nullptr;       // one bit per cell: set where the cell is thin
+  const std::uint32_t* cells = nullptr;      // ids of the thin cells, ascending
+  const std::uint32_t* starts = nullptr;     // count + 1 offsets into triangles
+  const std::uint32_t* triangles = nullptr;  // the triangles overlapping each thin cell
+  const Vec3* vertices = nullptr;            // the mesh in the field's frame
+  const std::uint32_t* corners = nullptr;    // three vertex indices per triangle
+  const std::uint8_t* bricks = nullptr;      // per brick of 4^3 cells: 1 where it holds a thin cell
+  int bx = 0, by = 0, bz = 0;                // bricks along each axis
+  int count = 0;                             // thin cells; 0 leaves the field alone
+};
 
 struct MeshFieldView {
   const Real* values = nullptr;  // nx * ny * nz nodes, x fastest
@@ -38,6 +57,7 @@ struct MeshFieldView {
   Real cell = 1;   // node spacing, m
   Real band = 0;   // exact within this distance of the surface, m
   Real shell = 0;  // a thin shell's thickness, m; 0 for a closed mesh with an inside
+  ThinCellsView thin{};
 
   EDDY_HD Real at(int i, int j, int k) const { return values[(std::size_t(k) * ny + j) * nx + i]; }
   EDDY_HD Vec3 node(int i, int j, int k) const { return origin + Vec3{Real(i), Real(j), Real(k)} * cell; }

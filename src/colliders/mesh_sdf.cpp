@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "colliders/triangle_geometry.h"
 #include "core/memory.h"
 
 namespace eddy::EDDY_NS {
@@ -17,27 +18,6 @@ namespace {
 
 constexpr unsigned long long kNoTriangle = ~0ull;
 constexpr int kRowCrossings = 64;  // crossings a row keeps in registers; more take the slow count
-
-// closest point to p on triangle abc (Ericson 2005, 5.1.5), by the Voronoi region p falls in
-EDDY_HD inline Vec3 closestOnTriangle(Vec3 p, Vec3 a, Vec3 b, Vec3 c) {
-  Vec3 ab = b - a, ac = c - a, ap = p - a;
-  Real d1 = dot(ab, ap), d2 = dot(ac, ap);
-  if (d1 <= 0 && d2 <= 0) return a;
-  Vec3 bp = p - b;
-  Real d3 = dot(ab, bp), d4 = dot(ac, bp);
-  if (d3 >= 0 && d4 <= d3) return b;
-  Real vc = d1 * d4 - d3 * d2;
-  if (vc <= 0 && d1 >= 0 && d3 <= 0) return a + ab * (d1 / (d1 - d3));
-  Vec3 cp = p - c;
-  Real d5 = dot(ab, cp), d6 = dot(ac, cp);
-  if (d6 >= 0 && d5 <= d6) return c;
-  Real vb = d5 * d2 - d1 * d6;
-  if (vb <= 0 && d2 >= 0 && d6 <= 0) return a + ac * (d2 / (d2 - d6));
-  Real va = d3 * d6 - d5 * d4;
-  if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
-  Real denom = 1 / (va + vb + vc);
-  return a + ab * (vb * denom) + ac * (vc * denom);
-}
 
 struct TriangleSoup {
   const Vec3* v;
@@ -143,6 +123,7 @@ MeshSdfStats MeshSdf::build(const TriangleMesh& mesh, const MeshSdfSettings& s, 
   Real band = std::max(s.band + Real(0.5) * s.shellThickness, 3 * cell);
   Real margin = band + 4 * cell;
   field_ = MeshFieldView{};
+  thin_ = ThinCells{};
   field_.cell = cell;
   field_.band = band;
   field_.shell = s.shellThickness;
@@ -176,7 +157,12 @@ MeshSdfStats MeshSdf::build(const TriangleMesh& mesh, const MeshSdfSettings& s, 
     synchronizeDevice(kDevice);
   } else {
     stats.rowsOverflowed = signByRayParity(prims);  // reads back: the build has finished
+    // (a shell needs none: its surfaces lie half its thickness, at least half a cell, off the triangles)
+    thin_.build(field_, vertices_.data(), triangles_.data(), triangleCount_, prims);
   }
+  field_.thin = thin_.view();
+  stats.thinCells = thin_.view().count;
+  stats.thinCellTriangles = int(thin_.triangleEntries());
   // the scratch is not needed once the field stands
   nearest_ = Buffer<unsigned long long>();
   nearestNext_ = Buffer<unsigned long long>();
@@ -407,7 +393,8 @@ int MeshSdf::signByRayParity(Primitives& prims) {
 MeshFieldView MeshSdf::view() const { return field_; }
 
 std::size_t MeshSdf::bytes() const {
-  return values_.bytes() + vertices_.bytes() + triangles_.bytes() + rowCounts_.bytes() + rowStarts_.bytes();
+  return values_.bytes() + vertices_.bytes() + triangles_.bytes() + rowCounts_.bytes() + rowStarts_.bytes() +
+         thin_.bytes();
 }
 
 std::vector<Real> MeshSdf::download() const { return values_.toHost(values_.size()); }

@@ -7,7 +7,8 @@
 //      that touch only nodes next to a change);
 //   3. the sign from ray parity along x: each row of nodes gathers the triangles whose y-z shadow holds the
 //      row, with a top-left rule for rays through an edge or vertex so a shared edge counts exactly once;
-//   4. beyond the band a coarse fill: |d| >= the band (and >= the distance to the mesh's box outside it).
+//   4. beyond the band a coarse fill: |d| >= the band (and >= the distance to the mesh's box outside it);
+//   5. the cells where the field misses the surface, with their triangles (colliders/thin_cells.h).
 // A thin shell (an open mesh, or any mesh given a thickness) skips step 3: its value is the distance less
 // half the thickness on both sides, so it has a solid slab of that thickness and no inside to fill.
 //
@@ -23,9 +24,27 @@
 
 #include "backend/primitives.h"
 #include "colliders/mesh_field.h"
+#include "colliders/thin_cells.h"
 #include "colliders/triangle_mesh.h"
 
 namespace eddy::EDDY_NS {
+
+// the thin cells of one mesh's field and their triangle lists, built on the device from the field
+class ThinCells {
+ public:
+  // field: its values already set; vertices and corners: the mesh in the field's frame, on the device
+  void build(const MeshFieldView& field, const Vec3* vertices, const std::uint32_t* corners, Index triangles,
+             Primitives& prims);
+  ThinCellsView view() const { return view_; }
+  std::uint32_t triangleEntries() const { return listed_; }
+  std::size_t bytes() const;
+
+ private:
+  ThinCellsView view_{};
+  std::uint32_t listed_ = 0;
+  Buffer<std::uint32_t> mask_, cells_, starts_, triangles_;
+  Buffer<std::uint8_t> bricks_;
+};
 
 class MeshSdf {
  public:
@@ -53,6 +72,7 @@ class MeshSdf {
   Buffer<unsigned long long> nearest_, nearestNext_;  // (distance bits << 32) | triangle, per node
   Buffer<std::uint8_t> changed_, changedNext_;
   Buffer<std::uint32_t> rowCounts_, rowStarts_, rowTriangles_, counter_;
+  ThinCells thin_;
 };
 
 // builds the field `repeats` times after one warm-up build and returns the stats of the median build

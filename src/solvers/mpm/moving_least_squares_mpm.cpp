@@ -411,7 +411,7 @@ void MovingLeastSquaresMpm::gridToParticle(StepContext& ctx, Real dt) {
         // themselves must not pass through it
         Vec3 start = xi;
         xi += vi * dt;
-        sweepAll(cs, nc, start, xi, Real(0), t, dt);
+        sweepAll(cs, nc, start, xi, Real(0), t, dt, &vi);
         for (int k = 0; k < nc; ++k) collideVelocity(cs[k], xi, vi, Real(0), t);
         bool out = false;
         holdAxis(xi.x, vi.x, lo.x, hi.x, out);

@@ -181,7 +181,8 @@ void PositionBasedFluids::correctionPass(StepContext& ctx, Real dt) {
         // constraints takes the mean of their corrections rather than the sum; it only damps
         if (averaging > 0) dp = dp / fmaxf(averaging * Real(n), Real(1));
         Vec3 xNew = xi + dp;
-        if (Colliders) projectAll(cs, nc, xNew, x[i], r, time, dt);
+        // (a mesh's thin cells are left to the last sweep, in the velocity update, from the same start)
+        if (Colliders) projectAll(cs, nc, xNew, x[i], r, time, dt, false);
         xp[i] = withW(xNew, 0);
       });
 }

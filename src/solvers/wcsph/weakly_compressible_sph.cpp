@@ -144,7 +144,7 @@ void WeaklyCompressibleSph::integrate(StepContext& ctx, Real dt) {
       p.size(), EDDY_KERNEL(Index i) {
         Vec3 vi = v[i] + acc[i] * dt;
         Vec3 xi = x[i] + vi * dt;
-        sweepAll(cs, nc, x[i], xi, r, time, dt);
+        sweepAll(cs, nc, x[i], xi, r, time, dt, &vi);
         collideAll(cs, nc, xi, vi, r, time);
         v[i] = vi;
         x[i] = xi;
