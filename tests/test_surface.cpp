@@ -12,9 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "surface/marching_cubes.h"
 #include "surface/marching_cubes_table.h"
-#include "surface/zhu_bridson_field.h"
+#include "surface/surface_reconstruction.h"
 
 namespace eddy {
 namespace {
@@ -37,18 +36,11 @@ std::vector<Vec3> lattice(Real extent, Inside inside) {
 
 // the paper's grid (h / 3, with h = 2 spacings), kernel radius h, particle radius half a spacing
 TriangleMesh reconstruct(const std::vector<Vec3>& particles) {
-  Buffer<Vec3> x(Device::Host, particles.size());
-  x.upload(particles.data(), particles.size());
-  cpu::Primitives prims;
-  cpu::ZhuBridsonField field;
-  cpu::ZhuBridsonSettings s;
+  SurfaceSettings s;
   s.cell = 2 * kSpacing / 3;
   s.kernelRadius = 2 * kSpacing;
   s.particleRadius = kSpacing / 2;
-  field.build(x.data(), cpu::Index(particles.size()), s, prims);
-  TriangleMesh mesh;
-  cpu::MarchingCubes().extract(field.view(), prims, mesh);
-  return mesh;
+  return reconstructSurface(particles, s, Backend::Cpu);
 }
 
 struct Topology {

@@ -3,17 +3,22 @@
 #include <eddy/simulation.h>
 
 #include "colliders/mesh_field.h"
+#include "surface/surface_reconstruction.h"
 
 namespace eddy {
 namespace cpu {
 std::unique_ptr<Simulation> makeSimulation(const SceneDesc& scene);
 std::vector<std::string> solverNames();
 MeshSdfStats timeMeshSdfBuild(const TriangleMesh& mesh, const MeshSdfSettings& settings, int repeats);
+TriangleMesh reconstructSurface(const std::vector<Vec3>& particles, const SurfaceSettings& settings,
+                                SurfaceStats* stats);
 }  // namespace cpu
 #if EDDY_WITH_CUDA
 namespace cuda {
 std::unique_ptr<Simulation> makeSimulation(const SceneDesc& scene);
 MeshSdfStats timeMeshSdfBuild(const TriangleMesh& mesh, const MeshSdfSettings& settings, int repeats);
+TriangleMesh reconstructSurface(const std::vector<Vec3>& particles, const SurfaceSettings& settings,
+                                SurfaceStats* stats);
 }  // namespace cuda
 #endif
 
@@ -43,6 +48,19 @@ MeshSdfStats timeMeshSdfBuild(const TriangleMesh& mesh, const MeshSdfSettings& s
 #endif
   }
   return cpu::timeMeshSdfBuild(mesh, settings, repeats);
+}
+
+TriangleMesh reconstructSurface(const std::vector<Vec3>& particles, const SurfaceSettings& settings,
+                                Backend backend, SurfaceStats* stats) {
+  if (resolveBackend(backend) == Backend::Cuda) {
+#if EDDY_WITH_CUDA
+    if (!cudaAvailable()) throw InputError("--backend cuda: no CUDA GPU is available on this machine");
+    return cuda::reconstructSurface(particles, settings, stats);
+#else
+    throw InputError("--backend cuda: this build of eddy has no CUDA backend (rebuild with -DEDDY_CUDA=ON)");
+#endif
+  }
+  return cpu::reconstructSurface(particles, settings, stats);
 }
 
 }  // namespace eddy

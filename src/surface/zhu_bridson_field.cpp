@@ -14,7 +14,7 @@ constexpr double kMaxNodes = double(1u << 30);  // a dense grid past this is ref
 
 }  // namespace
 
-void ZhuBridsonField::build(const Vec3* positions, Index n, const ZhuBridsonSettings& s, Primitives& prims) {
+void ZhuBridsonField::build(const Vec3* positions, Index n, const SurfaceSettings& s, Primitives& prims) {
   if (!(s.cell > 0) || !(s.kernelRadius > 0) || !(s.particleRadius > 0))
     throw InputError("surface: the cell, the kernel radius and the particle radius must be positive");
   if (n <= 0) throw InputError("surface: there are no particles");

@@ -13,19 +13,14 @@
 
 #include "backend/primitives.h"
 #include "surface/surface_grid.h"
+#include "surface/surface_reconstruction.h"
 
 namespace eddy::EDDY_NS {
-
-struct ZhuBridsonSettings {
-  Real cell = 0;            // grid spacing, m (the paper: h / 3)
-  Real kernelRadius = 0;    // R, m
-  Real particleRadius = 0;  // r_i, the same for every particle, m
-};
 
 class ZhuBridsonField {
  public:
   // positions: n particles on the device
-  void build(const Vec3* positions, Index n, const ZhuBridsonSettings& settings, Primitives& prims);
+  void build(const Vec3* positions, Index n, const SurfaceSettings& settings, Primitives& prims);
   SurfaceGridView view() const { return grid_; }
   std::size_t bytes() const { return values_.bytes() + sums_.bytes(); }
 
