@@ -14,6 +14,7 @@
 #include "bench_command.h"
 #include "mesh_info_command.h"
 #include "run_command.h"
+#include "surface_command.h"
 
 namespace {
 
@@ -93,6 +94,8 @@ int main(int argc, char** argv) {
   CLI::App* bench = eddy::app::addBenchCommand(app, benchOptions);
   eddy::app::MeshInfoOptions meshInfoOptions;
   CLI::App* meshInfo = eddy::app::addMeshInfoCommand(app, meshInfoOptions);
+  eddy::app::SurfaceOptions surfaceOptions;
+  CLI::App* surface = eddy::app::addSurfaceCommand(app, surfaceOptions);
 
   try {
     app.parse(argc, argv);
@@ -104,5 +107,6 @@ int main(int argc, char** argv) {
   if (run->parsed()) return guarded([&] { return eddy::app::runCommand(runOptions); });
   if (bench->parsed()) return guarded([&] { return eddy::app::benchCommand(benchOptions); });
   if (meshInfo->parsed()) return guarded([&] { return eddy::app::meshInfoCommand(meshInfoOptions); });
+  if (surface->parsed()) return guarded([&] { return eddy::app::surfaceCommand(surfaceOptions); });
   return kExitUsage;  // unreachable: a subcommand is required
 }

@@ -13,7 +13,14 @@
 #include <string>
 #include <vector>
 
+#include "colliders/triangle_mesh.h"
+
 namespace {
+
+using eddy::inspectMesh;
+using eddy::loadTriangleMesh;
+using eddy::MeshReport;
+using eddy::TriangleMesh;
 
 namespace fs = std::filesystem;
 
@@ -269,6 +276,53 @@ TEST_F(Cli, MeshInfoBuildsAnOpenSheetAsAShell) {
   const CliResult shell = run("mesh-info sheet.obj --sdf-resolution 32 --sdf-thickness 0.05 --backend cpu");
   ASSERT_EQ(shell.code, 0) << shell.err;
   EXPECT_NE(shell.out.find("sdf   32:"), std::string::npos) << shell.out;
+}
+
+// `eddy surface` over a run's frames: one closed mesh per frame, named by the frame
+TEST_F(Cli, SurfaceReconstructsEachFrame) {
+  const fs::path parts = dir_ / "parts", surf = dir_ / "surf";
+  ASSERT_EQ(tinyRun(parts.string()).code, 0);
+  const CliResult r = run("surface parts --out surf --spacing 0.05 --backend cpu");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("[3/3] surface_000002.ply"), std::string::npos) << r.out;
+  for (const char* name : {"surface_000000.ply", "surface_000001.ply", "surface_000002.ply"}) {
+    TriangleMesh mesh = loadTriangleMesh((surf / name).string());
+    MeshReport report = inspectMesh(mesh);
+    EXPECT_GT(report.triangles, 100u) << name;
+    EXPECT_TRUE(report.closed()) << name;
+  }
+}
+
+// bad input: one line naming the file or the flag, exit 2, nothing written
+TEST_F(Cli, SurfaceBadInputWritesNothing) {
+  ASSERT_EQ(tinyRun((dir_ / "parts").string()).code, 0);
+  fs::create_directories(dir_ / "noxyz");
+  std::ofstream(dir_ / "noxyz" / "particles_000000.ply")
+      << "ply\nformat ascii 1.0\nelement vertex 1\nproperty float a\nproperty float b\nend_header\n1 2\n";
+  fs::create_directories(dir_ / "nan");
+  std::ofstream(dir_ / "nan" / "particles_000000.ply")
+      << "ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\nproperty float y\nproperty float z\n"
+         "end_header\n0 0 0\n0 nan 0\n";
+  fs::create_directories(dir_ / "empty");
+  struct Case {
+    std::string args, mention;
+  } cases[] = {
+      {"surface noxyz --out s1 --spacing 0.05", "x, y and z"},
+      {"surface nan --out s2 --spacing 0.05", "particles_000000.ply"},
+      {"surface empty --out s3 --spacing 0.05", "holds no particle frames"},
+      {"surface missing --out s4 --spacing 0.05", "'missing' not found"},
+      {"surface parts --out s5 --spacing 0", "--spacing"},
+      {"surface parts --out s6 --spacing 0.05 --cell 0", "--cell"},
+      {"surface parts --out /proc/forbidden/x --spacing 0.05", "/proc/forbidden/x"},
+  };
+  for (const Case& c : cases) {
+    const CliResult r = run(c.args + " --backend cpu");
+    EXPECT_EQ(r.code, 2) << c.args;
+    EXPECT_NE(r.err.find(c.mention), std::string::npos) << c.args << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("eddy: error: ", 0), 0u) << r.err;
+  }
+  for (const char* folder : {"s1", "s2", "s3", "s4", "s5", "s6"})
+    EXPECT_FALSE(fs::exists(dir_ / folder)) << folder;
 }
 
 TEST_F(Cli, MeshInfoBadMeshIsInputError) {

@@ -40,17 +40,17 @@ std::string lowerExtension(const std::string& path) {
                    "'; allowed: .obj, .ply");
 }
 
-std::string readMeshFile(const std::string& path) {
+std::string readMeshFile(const std::string& path, std::string_view kind = "mesh") {
+  const std::string file = std::string(kind) + " file '";
   std::error_code ec;
   const auto st = std::filesystem::status(path, ec);
-  if (!std::filesystem::exists(st)) throw InputError("mesh file '" + path + "' not found");
-  if (std::filesystem::is_directory(st))
-    throw InputError("mesh file '" + path + "' is a directory, not a file");
+  if (!std::filesystem::exists(st)) throw InputError(file + path + "' not found");
+  if (std::filesystem::is_directory(st)) throw InputError(file + path + "' is a directory, not a file");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("mesh file '" + path + "' cannot be read");
+  if (!in) throw InputError(file + path + "' cannot be read");
   std::ostringstream bytes;
   bytes << in.rdbuf();
-  if (in.bad()) throw InputError("mesh file '" + path + "' cannot be read");
+  if (in.bad()) throw InputError(file + path + "' cannot be read");
   return std::move(bytes).str();
 }
 
@@ -331,13 +331,16 @@ struct PlyHeader {
   std::size_t bodyLine = 0;    // line number of the first body line (ASCII)
 };
 
-PlyHeader parsePlyHeader(std::string_view text, const std::string& path) {
+// kind: what the file is, for messages ("mesh", "particle"); a point cloud (withFaces false) needs no faces
+PlyHeader parsePlyHeader(std::string_view text, const std::string& path, std::string_view kind = "mesh",
+                         bool withFaces = true) {
+  const std::string file = std::string(kind) + " file '";
   PlyHeader header;
   LineReader lines(text);
   auto at = [&] { return path + ":" + std::to_string(lines.lineNumber()); };
   std::string_view line;
   if (!lines.next(line) || splitWords(line) != std::vector<std::string_view>{"ply"})
-    throw InputError("mesh file '" + path + "' is not a PLY file: its first line must be 'ply'");
+    throw InputError(file + path + "' is not a PLY file: its first line must be 'ply'");
   bool formatSeen = false;
   bool ended = false;
   while (!ended && lines.next(line)) {
@@ -421,8 +424,8 @@ PlyHeader parsePlyHeader(std::string_view text, const std::string& path) {
                        "; allowed: format, element, property, comment, obj_info, end_header");
     }
   }
-  if (!ended) throw InputError("mesh file '" + path + "': malformed PLY header: no end_header line");
-  if (!formatSeen) throw InputError("mesh file '" + path + "': malformed PLY header: no format line");
+  if (!ended) throw InputError(file + path + "': malformed PLY header: no end_header line");
+  if (!formatSeen) throw InputError(file + path + "': malformed PLY header: no format line");
   header.bodyOffset = lines.offset();
   header.bodyLine = lines.lineNumber() + 1;
 
@@ -437,14 +440,13 @@ PlyHeader parsePlyHeader(std::string_view text, const std::string& path) {
   };
   const PlyElement* vertex = find("vertex");
   if (!vertex || !has(*vertex, PlyRole::X) || !has(*vertex, PlyRole::Y) || !has(*vertex, PlyRole::Z))
-    throw InputError("mesh file '" + path +
-                     "': the PLY header needs 'element vertex' with properties x, y and z");
+    throw InputError(file + path + "': the PLY header needs 'element vertex' with properties x, y and z");
   if (vertex->count > std::numeric_limits<std::uint32_t>::max())
-    throw InputError("mesh file '" + path + "': " + std::to_string(vertex->count) +
+    throw InputError(file + path + "': " + std::to_string(vertex->count) +
                      " vertices; at most 4294967295 are allowed");
   const PlyElement* face = find("face");
-  if (!face || !has(*face, PlyRole::VertexIndices))
-    throw InputError("mesh file '" + path +
+  if (withFaces && (!face || !has(*face, PlyRole::VertexIndices)))
+    throw InputError(file + path +
                      "': the PLY header needs 'element face' with a list property vertex_indices "
                      "(or vertex_index); a point cloud is not a mesh");
   return header;
@@ -573,8 +575,9 @@ class PlyBody {
   const std::string& path_;
 };
 
-TriangleMesh loadPly(const std::string& path, std::string_view text) {
-  const PlyHeader header = parsePlyHeader(text, path);
+TriangleMesh loadPly(const std::string& path, std::string_view text, std::string_view kind = "mesh",
+                     bool withFaces = true) {
+  const PlyHeader header = parsePlyHeader(text, path, kind, withFaces);
   PlyBody body(text, header, path);
   const bool ascii = header.format == PlyFormat::Ascii;
 
@@ -631,7 +634,7 @@ TriangleMesh loadPly(const std::string& path, std::string_view text) {
     appendFan(mesh, corners.data() + polygonStart[f], polygonStart[f + 1] - polygonStart[f], where,
               kPlyIndexRule);
   }
-  requireTriangles(mesh, path);
+  if (withFaces) requireTriangles(mesh, path);
   return mesh;
 }
 
@@ -725,6 +728,15 @@ TriangleMesh loadTriangleMesh(const std::string& path) {
   const std::string bytes = readMeshFile(path);
   const std::string_view text = withoutBom(bytes);
   return ext == ".obj" ? loadObj(path, text) : loadPly(path, text);
+}
+
+std::vector<Vec3> loadPointCloud(const std::string& path) {
+  if (lowerExtension(path) != ".ply")
+    throw InputError("particle file '" + path + "': unknown format; allowed: .ply (with x, y, z per vertex)");
+  const std::string bytes = readMeshFile(path, "particle");
+  std::vector<Vec3> points = loadPly(path, withoutBom(bytes), "particle", false).vertices;
+  if (points.empty()) throw InputError("particle file '" + path + "' holds no particles");
+  return points;
 }
 
 MeshReport inspectMesh(const TriangleMesh& mesh) {

@@ -28,6 +28,11 @@ struct TriangleMesh {
 // PLY header or body, PLY property types it cannot use.
 TriangleMesh loadTriangleMesh(const std::string& path);
 
+// The vertices of a PLY file (ASCII or binary) as points: a particle frame, eddy's or any other with x, y and
+// z per vertex; faces, if any, are read and dropped. The same checks and messages as loadTriangleMesh
+// (naming a "particle file"), and none without points.
+std::vector<Vec3> loadPointCloud(const std::string& path);
+
 struct MeshReport {
   std::size_t vertices = 0, triangles = 0;
   Vec3 lo{}, hi{};                      // bounds of the vertices the triangles use; 0 without triangles
