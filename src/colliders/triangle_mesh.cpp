@@ -649,19 +649,28 @@ std::string formatFloat(float v) {
 std::string encodeObj(const TriangleMesh& mesh) {
   std::string out = "# eddy triangle mesh: " + std::to_string(mesh.vertices.size()) + " vertices, " +
                     std::to_string(mesh.triangles.size()) + " triangles\n";
-  for (const Vec3& v : mesh.vertices)
-    out += "v " + formatFloat(v.x) + " " + formatFloat(v.y) + " " + formatFloat(v.z) + "\n";
+  auto line = [&](const char* key, Vec3 v) {
+    out += key + formatFloat(v.x) + " " + formatFloat(v.y) + " " + formatFloat(v.z) + "\n";
+  };
+  for (const Vec3& v : mesh.vertices) line("v ", v);
+  for (const Vec3& n : mesh.normals) line("vn ", n);
+  // "a//a": vertex a with normal a
+  const bool normals = !mesh.normals.empty();
+  auto corner = [&](std::uint32_t i) {
+    return std::to_string(i + 1) + (normals ? "//" + std::to_string(i + 1) : std::string());
+  };
   for (const auto& t : mesh.triangles)
-    out += "f " + std::to_string(t[0] + 1) + " " + std::to_string(t[1] + 1) + " " + std::to_string(t[2] + 1) +
-           "\n";
+    out += "f " + corner(t[0]) + " " + corner(t[1]) + " " + corner(t[2]) + "\n";
   return out;
 }
 
 std::string plyHeader(const TriangleMesh& mesh, bool binary) {
   return std::string("ply\nformat ") + (binary ? "binary_little_endian" : "ascii") +
          " 1.0\ncomment eddy triangle mesh\nelement vertex " + std::to_string(mesh.vertices.size()) +
-         "\nproperty float x\nproperty float y\nproperty float z\nelement face " +
-         std::to_string(mesh.triangles.size()) + "\nproperty list uchar uint vertex_indices\nend_header\n";
+         "\nproperty float x\nproperty float y\nproperty float z\n" +
+         (mesh.normals.empty() ? "" : "property float nx\nproperty float ny\nproperty float nz\n") +
+         "element face " + std::to_string(mesh.triangles.size()) +
+         "\nproperty list uchar uint vertex_indices\nend_header\n";
 }
 
 template <class T>
@@ -676,19 +685,28 @@ std::string encodePlyMesh(const TriangleMesh& mesh, bool binary) {
   std::string out = plyHeader(mesh, binary);
   if (binary) {
     out.reserve(out.size() + mesh.vertices.size() * 12 + mesh.triangles.size() * 13);
-    for (const Vec3& v : mesh.vertices) {
-      appendLittleEndian(out, v.x);
-      appendLittleEndian(out, v.y);
-      appendLittleEndian(out, v.z);
-    }
+    for (std::size_t i = 0; i < mesh.vertices.size(); ++i)
+      for (const Vec3* v : {&mesh.vertices[i], mesh.normals.empty() ? nullptr : &mesh.normals[i]})
+        if (v) {
+          appendLittleEndian(out, v->x);
+          appendLittleEndian(out, v->y);
+          appendLittleEndian(out, v->z);
+        }
     for (const auto& t : mesh.triangles) {
       out += char(3);
       for (std::uint32_t index : t) appendLittleEndian(out, index);
     }
     return out;
   }
-  for (const Vec3& v : mesh.vertices)
-    out += formatFloat(v.x) + " " + formatFloat(v.y) + " " + formatFloat(v.z) + "\n";
+  for (std::size_t i = 0; i < mesh.vertices.size(); ++i) {
+    const Vec3 v = mesh.vertices[i];
+    out += formatFloat(v.x) + " " + formatFloat(v.y) + " " + formatFloat(v.z);
+    if (!mesh.normals.empty()) {
+      const Vec3 n = mesh.normals[i];
+      out += " " + formatFloat(n.x) + " " + formatFloat(n.y) + " " + formatFloat(n.z);
+    }
+    out += "\n";
+  }
   for (const auto& t : mesh.triangles)
     out += "3 " + std::to_string(t[0]) + " " + std::to_string(t[1]) + " " + std::to_string(t[2]) + "\n";
   return out;
@@ -785,6 +803,9 @@ MeshReport inspectMesh(const TriangleMesh& mesh) {
 void writeTriangleMesh(const std::string& path, const TriangleMesh& mesh, bool binaryPly) {
   const std::string ext = lowerExtension(path);
   if (ext != ".obj" && ext != ".ply") unknownFormat(path);
+  if (!mesh.normals.empty() && mesh.normals.size() != mesh.vertices.size())
+    throw InputError("cannot write mesh file '" + path + "': " + std::to_string(mesh.normals.size()) +
+                     " normals for " + std::to_string(mesh.vertices.size()) + " vertices");
   for (std::size_t i = 0; i < mesh.triangles.size(); ++i)
     for (std::uint32_t v : mesh.triangles[i])
       if (v >= mesh.vertices.size())

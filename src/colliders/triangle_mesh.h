@@ -17,6 +17,7 @@ namespace eddy {
 struct TriangleMesh {
   std::vector<Vec3> vertices;
   std::vector<std::array<std::uint32_t, 3>> triangles;  // indices into vertices
+  std::vector<Vec3> normals;  // per vertex, or none (the readers leave it empty; the writers write it)
 };
 
 // Loads an OBJ or PLY (ascii, binary_little_endian, binary_big_endian) file, chosen by the extension

@@ -30,6 +30,18 @@ EDDY_HD inline int cellCase(const SurfaceGridView& g, Index c, int& i, int& j, i
   return cs;
 }
 
+// the field's gradient at a node by central differences (one-sided on the grid's faces)
+EDDY_HD inline Vec3 nodeGradient(const SurfaceGridView& g, int i, int j, int k) {
+  auto diff = [&](int a0, int a1, int b0, int b1, int c0, int c1, int span) {
+    return (g.at(a1, b1, c1) - g.at(a0, b0, c0)) / (Real(span) * g.cell);
+  };
+  int ilo = i > 0 ? i - 1 : i, ihi = i < g.nx - 1 ? i + 1 : i;
+  int jlo = j > 0 ? j - 1 : j, jhi = j < g.ny - 1 ? j + 1 : j;
+  int klo = k > 0 ? k - 1 : k, khi = k < g.nz - 1 ? k + 1 : k;
+  return {diff(ilo, ihi, j, j, k, k, ihi - ilo), diff(i, i, jlo, jhi, k, k, jhi - jlo),
+          diff(i, i, j, j, klo, khi, khi - klo)};
+}
+
 }  // namespace
 
 MarchingCubes::MarchingCubes() {
@@ -65,10 +77,11 @@ void MarchingCubes::extract(const SurfaceGridView& g, Primitives& prims, Triangl
   if (vertexCount == 0) return;
 
   // 2. a vertex on each crossed edge, where the linear interpolant is zero
-  Buffer<Vec3> vertices(kDevice, vertexCount);
+  Buffer<Vec3> vertices(kDevice, vertexCount), normals(kDevice, vertexCount);
   {
     const std::uint32_t* at = vertexAt.data();
     Vec3* v = vertices.data();
+    Vec3* nrm = normals.data();
     parallelFor(
         edges, EDDY_KERNEL(Index e) {
           if (!flag[e]) return;
@@ -79,6 +92,9 @@ void MarchingCubes::extract(const SurfaceGridView& g, Primitives& prims, Triangl
           Real a = g.at(i, j, k), b = g.at(i2, j2, k2);
           Real t = a / (a - b);
           v[at[e]] = g.node(i, j, k) + (g.node(i2, j2, k2) - g.node(i, j, k)) * t;
+          // the normal: the field's gradient, by central differences, interpolated along the edge
+          Vec3 ga = nodeGradient(g, i, j, k), gb = nodeGradient(g, i2, j2, k2);
+          nrm[at[e]] = normalizeOr(ga + (gb - ga) * t, Vec3{0, 1, 0});
         });
   }
 
@@ -119,6 +135,7 @@ void MarchingCubes::extract(const SurfaceGridView& g, Primitives& prims, Triangl
         });
   }
   out.vertices = vertices.toHost(vertexCount);
+  out.normals = normals.toHost(vertexCount);
   std::vector<std::uint32_t> flat = triangles.toHost(3 * std::size_t(triangleCount));
   out.triangles.resize(triangleCount);
   for (std::size_t t = 0; t < triangleCount; ++t)
