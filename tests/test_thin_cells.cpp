@@ -18,6 +18,7 @@
 #include "colliders/mesh_sdf.h"
 #include "colliders/triangle_geometry.h"
 #include "mesh_fixtures.h"
+#include "test_support.h"
 
 namespace eddy {
 namespace {
@@ -173,11 +174,7 @@ TEST(ThinCells, SweptPathsDoNotCrossASliver) {
 // the blob of test_thin_obstacles.cpp, shot down at 10 m/s, onto the 4 mm slab with 2.6 cm field cells
 SceneDesc slabScene(const std::string& solver, const std::string& spacing, Real slabY,
                     const std::vector<std::string>& extra, const std::string& file) {
-  std::vector<std::string> overrides = {"solver=" + solver, "fluid.spacing=" + spacing};
-  overrides.insert(overrides.end(), extra.begin(), extra.end());
-  SceneDesc s = loadScene("", overrides);
-  s.domain.min = {-0.2f, -0.3f, -0.2f};
-  s.domain.max = {0.2f, 0.5f, 0.2f};
+  SceneDesc s = test::blobShotDownAt(solver, spacing, slabY, extra);
   ColliderDesc plate;
   plate.name = "slab";
   plate.shape.type = "mesh";
@@ -185,12 +182,6 @@ SceneDesc slabScene(const std::string& solver, const std::string& spacing, Real 
   plate.shape.translation = {0, slabY, 0};
   plate.shape.sdfResolution = 24;
   s.colliders = {plate};
-  EmitterDesc blob;
-  blob.shape.type = "box";
-  blob.shape.center = {0, slabY + 0.15f, 0};
-  blob.shape.halfExtents = {0.08f, 0.04f, 0.08f};
-  blob.velocity = {0, -10, 0};
-  s.emitters = {blob};
   return s;
 }
 

@@ -16,6 +16,7 @@
 
 #include "colliders/collider.h"
 #include "colliders/triangle_mesh.h"
+#include "test_support.h"
 
 namespace eddy {
 namespace {
@@ -26,23 +27,13 @@ constexpr Real kHalfThickness = 0.005f;  // the plate is 1 cm thick
 // plateY sits between grid nodes for MPM, so no node lies in the plate
 SceneDesc plateScene(const std::string& solver, const std::string& spacing, Real plateY,
                      const std::vector<std::string>& extra) {
-  std::vector<std::string> overrides = {"solver=" + solver, "fluid.spacing=" + spacing};
-  overrides.insert(overrides.end(), extra.begin(), extra.end());
-  SceneDesc s = loadScene("", overrides);
-  s.domain.min = {-0.2f, -0.3f, -0.2f};
-  s.domain.max = {0.2f, 0.5f, 0.2f};
+  SceneDesc s = test::blobShotDownAt(solver, spacing, plateY, extra);
   ColliderDesc plate;
   plate.name = "plate";
   plate.shape.type = "box";
   plate.shape.center = {0, plateY, 0};
   plate.shape.halfExtents = {0.3f, kHalfThickness, 0.3f};
   s.colliders = {plate};
-  EmitterDesc blob;
-  blob.shape.type = "box";
-  blob.shape.center = {0, plateY + 0.15f, 0};
-  blob.shape.halfExtents = {0.08f, 0.04f, 0.08f};
-  blob.velocity = {0, -10, 0};
-  s.emitters = {blob};
   return s;
 }
 

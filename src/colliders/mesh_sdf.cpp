@@ -19,21 +19,6 @@ namespace {
 constexpr unsigned long long kNoTriangle = ~0ull;
 constexpr int kRowCrossings = 64;  // crossings a row keeps in registers; more take the slow count
 
-struct TriangleSoup {
-  const Vec3* v;
-  const std::uint32_t* t;
-  EDDY_HD void corners(std::uint32_t tri, Vec3& a, Vec3& b, Vec3& c) const {
-    a = v[t[3 * tri]];
-    b = v[t[3 * tri + 1]];
-    c = v[t[3 * tri + 2]];
-  }
-  EDDY_HD Real distance(std::uint32_t tri, Vec3 p) const {
-    Vec3 a, b, c;
-    corners(tri, a, b, c);
-    return length(p - closestOnTriangle(p, a, b, c));
-  }
-};
-
 // distance and triangle in one word that orders by distance (non-negative floats order as their bits)
 EDDY_HD inline unsigned long long packNearest(Real d, std::uint32_t tri) {
   std::uint32_t bits;

@@ -11,17 +11,6 @@ namespace {
 constexpr Real kOpposedNormals = Real(-0.5);  // cos 120 degrees: two faces of one thin part
 constexpr Real kMisread = Real(0.6);  // cells: a misreading at the surface beyond a box corner's (0.5)
 
-// the corners of a triangle in the field's frame
-struct Corners {
-  const Vec3* v;
-  const std::uint32_t* t;
-  EDDY_HD void of(std::uint32_t tri, Vec3& a, Vec3& b, Vec3& c) const {
-    a = v[t[3 * tri]];
-    b = v[t[3 * tri + 1]];
-    c = v[t[3 * tri + 2]];
-  }
-};
-
 // calls visit(id) for every cell of the field that triangle abc overlaps
 template <class Visit>
 EDDY_HD void forOverlappedCells(const MeshFieldView& f, Vec3 a, Vec3 b, Vec3 c, Visit&& visit) {
@@ -43,7 +32,7 @@ EDDY_HD void forOverlappedCells(const MeshFieldView& f, Vec3 a, Vec3 b, Vec3 c, 
 }
 
 // whether the field misses the surface in cell `id`, which m triangles overlap (see thin_cells.h)
-EDDY_HD bool cellIsThin(const MeshFieldView& f, const Corners& mesh, std::uint32_t id,
+EDDY_HD bool cellIsThin(const MeshFieldView& f, const TriangleSoup& mesh, std::uint32_t id,
                         const std::uint32_t* tris, int m) {
   std::uint32_t cx = std::uint32_t(f.nx - 1), cy = std::uint32_t(f.ny - 1);
   int i = int(id % cx), j = int((id / cx) % cy), k = int(id / (cx * cy));
@@ -57,11 +46,11 @@ EDDY_HD bool cellIsThin(const MeshFieldView& f, const Corners& mesh, std::uint32
   auto misread = [&](Vec3 p) { return inCell(p) && fabsf(sampleField(f, p, nullptr)) > kMisread * f.cell; };
   for (int q = 0; q < m; ++q) {
     Vec3 a, b, c;
-    mesh.of(tris[q], a, b, c);
+    mesh.corners(tris[q], a, b, c);
     Vec3 nq = normalizeOr(cross(b - a, c - a), Vec3{0, 0, 0});
     for (int p = 0; p < q; ++p) {
       Vec3 a2, b2, c2;
-      mesh.of(tris[p], a2, b2, c2);
+      mesh.corners(tris[p], a2, b2, c2);
       if (dot(nq, normalizeOr(cross(b2 - a2, c2 - a2), Vec3{0, 0, 0})) < kOpposedNormals) return true;
     }
     // the field read on the surface: at the triangle's point nearest the cell's centre, its corners and
@@ -79,7 +68,7 @@ void ThinCells::build(const MeshFieldView& field, const Vec3* vertices, const st
                       Index triangleCount, Primitives& prims) {
   MeshFieldView f = field;
   f.thin = ThinCellsView{};
-  Corners mesh{vertices, corners};
+  TriangleSoup mesh{vertices, corners};
   std::size_t cellCount = std::size_t(f.nx - 1) * std::size_t(f.ny - 1) * std::size_t(f.nz - 1);
   int bits = 1;
   while (bits < 32 && (std::size_t(1) << bits) < cellCount) ++bits;
@@ -92,7 +81,7 @@ void ThinCells::build(const MeshFieldView& field, const Vec3* vertices, const st
   parallelFor(
       triangleCount, EDDY_KERNEL(Index tri) {
         Vec3 a, b, c;
-        mesh.of(std::uint32_t(tri), a, b, c);
+        mesh.corners(std::uint32_t(tri), a, b, c);
         std::uint32_t n = 0;
         forOverlappedCells(f, a, b, c, [&](std::uint32_t) { ++n; });
         count[tri] = n;
@@ -112,7 +101,7 @@ void ThinCells::build(const MeshFieldView& field, const Vec3* vertices, const st
     parallelFor(
         triangleCount, EDDY_KERNEL(Index tri) {
           Vec3 a, b, c;
-          mesh.of(std::uint32_t(tri), a, b, c);
+          mesh.corners(std::uint32_t(tri), a, b, c);
           std::uint32_t at = offset[tri];
           forOverlappedCells(f, a, b, c, [&](std::uint32_t id) {
             key[at] = id;

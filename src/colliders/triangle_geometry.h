@@ -1,5 +1,5 @@
 // Small geometry of one triangle, on the host and the device: the closest point to a point, whether it
-// overlaps an axis-aligned box, and where a segment crosses it.
+// overlaps an axis-aligned box, and where a segment crosses it; and a mesh's triangles as kernels read them.
 //
 // References:
 //   C. Ericson, "Real-Time Collision Detection", 2005, section 5.1.5 (closest point on a triangle).
@@ -8,6 +8,8 @@
 #pragma once
 
 #include <eddy/vec3.h>
+
+#include <cstdint>
 
 namespace eddy {
 
@@ -53,6 +55,22 @@ EDDY_HD inline bool triangleOverlapsCube(Vec3 center, Real half, Vec3 a, Vec3 b,
       if (separates(cross(u, e))) return false;
   return true;
 }
+
+// a mesh's triangles as kernels read them: vertex positions and three vertex indices per triangle
+struct TriangleSoup {
+  const Vec3* v;
+  const std::uint32_t* t;
+  EDDY_HD void corners(std::uint32_t tri, Vec3& a, Vec3& b, Vec3& c) const {
+    a = v[t[3 * tri]];
+    b = v[t[3 * tri + 1]];
+    c = v[t[3 * tri + 2]];
+  }
+  EDDY_HD Real distance(std::uint32_t tri, Vec3 p) const {
+    Vec3 a, b, c;
+    corners(tri, a, b, c);
+    return length(p - closestOnTriangle(p, a, b, c));
+  }
+};
 
 constexpr Real kEdgeSlack = Real(1e-5);  // barycentric: a path through a shared edge still hits a triangle
 
