@@ -508,15 +508,15 @@ EDDY_HD inline Real fluidSideDistance(const ColliderData& c, Vec3 p, Vec3* gradO
   return -d;
 }
 
-// Conservative advancement along a + dir s, each step the distance itself (|grad phi| <= 1), from s
-// while the distance less `reach` (f, given at s) exceeds tol; false where the path ends first. A mesh is
-// not convex, so it is walked this way; at the step bound the point reached counts as the contact.
-EDDY_HD inline bool marchToDistance(const ColliderData& c, Vec3 a, Vec3 dir, Real len, Real reach, Real tol,
-                                    Real& s, Real& f, int& steps) {
-  for (; steps < kMeshSweepSteps && f > tol; ++steps) {
+// Conservative advancement along a + dir s, each step the distance itself (|grad phi| <= 1), while the
+// distance less r (f, given at s) exceeds tol; false where the path ends first. A mesh is not convex, so
+// it is walked this way; at the step bound the point reached counts as the contact.
+EDDY_HD inline bool marchToContact(const ColliderData& c, Vec3 a, Vec3 dir, Real len, Real r, Real tol,
+                                   Real& s, Real& f) {
+  for (int k = 0; k < kMeshSweepSteps && f > tol; ++k) {
     s += f;
     if (s >= len) return false;
-    f = fluidSideDistance(c, a + dir * s, nullptr) - reach;
+    f = fluidSideDistance(c, a + dir * s, nullptr) - r;
   }
   return true;
 }
@@ -554,8 +554,7 @@ EDDY_HD inline bool firstMeshContact(const ColliderData& c, Vec3 a, Vec3 seg, Re
   Vec3 dir = seg / len;
   Real tol = kSweepTolerance * (r + len) + kSweepFloor;
   Real s = 0;
-  int steps = 0;
-  bool fieldHit = !clear && marchToDistance(c, a, dir, len, r, tol, s, f, steps);
+  bool fieldHit = !clear && marchToContact(c, a, dir, len, r, tol, s, f);
   Real hit;
   Vec3 n;
   if (thin && firstThinCrossing(c.field, a, dir, 0, fieldHit ? s : len, &hit, &n)) {
