@@ -87,6 +87,14 @@ CLI::App* addSurfaceCommand(CLI::App& app, SurfaceOptions& o) {
   sub->add_option("--radius", o.radius, "Kernel radius R, in particle spacings (default 2).")
       ->check(CLI::PositiveNumber)
       ->type_name("SPACINGS");
+  sub->add_option(
+         "--method", o.method,
+         "zhu-bridson (default: distance to the kernel-weighted centre), yu-turk (anisotropic kernels: "
+         "flat water reads flat, sheets stay thin) or sph-density (the colour field's half level).")
+      ->check(CLI::IsMember({"zhu-bridson", "yu-turk", "sph-density"}));
+  sub->add_option("--smooth", o.smooth, "Taubin smoothing iterations of the mesh (default 0).")
+      ->check(CLI::Range(0, 1000))
+      ->type_name("N");
   sub->add_option("--format", o.format, "Mesh format: ply (binary) or obj.")
       ->check(CLI::IsMember({"ply", "obj"}));
   sub->add_option("--backend", o.backend,
@@ -103,12 +111,12 @@ int surfaceCommand(const SurfaceOptions& o) {
   Backend backend = resolveBackend(o.backend == "cuda"  ? Backend::Cuda
                                    : o.backend == "cpu" ? Backend::Cpu
                                                         : Backend::Auto);
-  SurfaceSettings s;
-  s.cell = Real(o.cell * o.spacing);
-  s.kernelRadius = Real(o.radius * o.spacing);
-  s.particleRadius = Real(0.5 * o.spacing);
-  std::printf("eddy surface: %zu frame(s), Zhu-Bridson, cell %.4g m, kernel radius %.4g m, on %s\n",
-              frames.size(), double(s.cell), double(s.kernelRadius),
+  SurfaceSettings s = SurfaceSettings::fromSpacing(Real(o.spacing), Real(o.cell), Real(o.radius));
+  parseSurfaceMethod(o.method, s.method);
+  s.smoothingIterations = o.smooth;
+  checkSurfaceSettings(s);
+  std::printf("eddy surface: %zu frame(s), %s, cell %.4g m, kernel radius %.4g m, on %s\n", frames.size(),
+              surfaceMethodName(s.method), double(s.cell), double(s.kernelRadius),
               backend == Backend::Cuda ? "cuda" : "cpu");
   double fieldMs = 0, meshMs = 0;
   std::size_t triangles = 0;

@@ -10,13 +10,15 @@ class App;
 namespace eddy::app {
 
 struct SurfaceOptions {
-  std::string input;             // a folder of particles_NNNNNN.ply frames, or one PLY file
-  std::string out;               // --out: the folder the surfaces go to
-  double spacing = 0;            // --spacing: the particles' rest spacing, m
-  double cell = 2.0 / 3.0;       // --cell: grid spacing, in particle spacings (h / 3 with h = 2 spacings)
-  double radius = 2;             // --radius: the kernel radius, in particle spacings
-  std::string format = "ply";    // --format: ply (binary) or obj
-  std::string backend = "auto";  // --backend
+  std::string input;        // a folder of particles_NNNNNN.ply frames, or one PLY file
+  std::string out;          // --out: the folder the surfaces go to
+  double spacing = 0;       // --spacing: the particles' rest spacing, m
+  double cell = 2.0 / 3.0;  // --cell: grid spacing, in particle spacings (h / 3 with h = 2 spacings)
+  double radius = 2;        // --radius: the kernel radius, in particle spacings
+  std::string method = "zhu-bridson";  // --method: zhu-bridson, yu-turk or sph-density
+  int smooth = 0;                      // --smooth: Taubin iterations
+  std::string format = "ply";          // --format: ply (binary) or obj
+  std::string backend = "auto";        // --backend
 };
 
 // registers the subcommand; the options land in opts when it is parsed

@@ -21,25 +21,22 @@ EdgeStart edgeStarts() {
   return e;
 }
 
-// cell c's corner (i, j, k) and its case: bit q set where corner q is inside
+// the cell whose lowest corner is stored node c: that corner (i, j, k) and its case, bit q set where corner q
+// is inside
 EDDY_HD inline int cellCase(const SurfaceGridView& g, Index c, int& i, int& j, int& k) {
-  i = int(c % (g.nx - 1)), j = int((c / (g.nx - 1)) % (g.ny - 1)),
-  k = int(c / (Index(g.nx - 1) * (g.ny - 1)));
+  g.nodeOf(c, i, j, k);
   int cs = 0;
   for (int q = 0; q < 8; ++q) cs |= int(g.at(i + (q & 1), j + ((q >> 1) & 1), k + ((q >> 2) & 1)) < 0) << q;
   return cs;
 }
 
-// the field's gradient at a node by central differences (one-sided on the grid's faces)
+// the field's gradient at a node by central differences (the lattice's faces are outside, nodes beyond
+// them too)
 EDDY_HD inline Vec3 nodeGradient(const SurfaceGridView& g, int i, int j, int k) {
-  auto diff = [&](int a0, int a1, int b0, int b1, int c0, int c1, int span) {
-    return (g.at(a1, b1, c1) - g.at(a0, b0, c0)) / (Real(span) * g.cell);
-  };
-  int ilo = i > 0 ? i - 1 : i, ihi = i < g.nx - 1 ? i + 1 : i;
-  int jlo = j > 0 ? j - 1 : j, jhi = j < g.ny - 1 ? j + 1 : j;
-  int klo = k > 0 ? k - 1 : k, khi = k < g.nz - 1 ? k + 1 : k;
-  return {diff(ilo, ihi, j, j, k, k, ihi - ilo), diff(i, i, jlo, jhi, k, k, jhi - jlo),
-          diff(i, i, j, j, klo, khi, khi - klo)};
+  Real inv = 1 / (2 * g.cell);
+  return Vec3{g.at(i + 1, j, k) - g.at(i - 1, j, k), g.at(i, j + 1, k) - g.at(i, j - 1, k),
+              g.at(i, j, k + 1) - g.at(i, j, k - 1)} *
+         inv;
 }
 
 }  // namespace
@@ -52,42 +49,43 @@ MarchingCubes::MarchingCubes() {
   caseEdges_.upload(table.edges.front().data(), 256 * 3 * kMaxCaseTriangles);
 }
 
-void MarchingCubes::extract(const SurfaceGridView& g, Primitives& prims, TriangleMesh& out) {
-  out = TriangleMesh{};
-  std::size_t nodes = std::size_t(g.nx) * g.ny * g.nz;
-  Index edges = Index(3 * nodes), cells = Index(g.nx - 1) * (g.ny - 1) * (g.nz - 1);
-  if (cells <= 0) return;
+SurfaceMeshView MarchingCubes::extract(const SurfaceGridView& g, Primitives& prims) {
+  mesh_ = SurfaceMeshView{};
+  Index nodes = g.storedNodes();
+  Index edges = 3 * nodes, cells = nodes;
+  if (cells <= 0) return mesh_;
 
-  // 1. the crossed edges (from node (i, j, k) along axis a, as 3 * node + a), numbered
-  Buffer<std::uint32_t> crossed(kDevice, std::size_t(edges) + 1), vertexAt(kDevice, std::size_t(edges) + 1);
-  crossed.fillZero();
-  std::uint32_t* flag = crossed.data();
+  // 1. the crossed edges (from stored node n along axis a, as 3 n + a), numbered
+  ensureCapacity(crossed_, std::size_t(edges) + 1);
+  ensureCapacity(vertexAt_, std::size_t(edges) + 1);
+  std::uint32_t* flag = crossed_.data();
   parallelFor(
-      edges, EDDY_KERNEL(Index e) {
-        Index node = e / 3;
-        int axis = int(e % 3);
-        int i = int(node % g.nx), j = int((node / g.nx) % g.ny), k = int(node / (Index(g.nx) * g.ny));
-        int i2 = i + (axis == 0), j2 = j + (axis == 1), k2 = k + (axis == 2);
-        if (i2 >= g.nx || j2 >= g.ny || k2 >= g.nz) return;
-        flag[e] = (g.at(i, j, k) < 0) != (g.at(i2, j2, k2) < 0);
+      edges + 1, EDDY_KERNEL(Index e) {
+        if (e == edges) {
+          flag[e] = 0;
+          return;
+        }
+        int axis = int(e % 3), i, j, k;
+        g.nodeOf(e / 3, i, j, k);
+        flag[e] = (g.at(i, j, k) < 0) != (g.at(i + (axis == 0), j + (axis == 1), k + (axis == 2)) < 0);
       });
-  prims.exclusiveScan(crossed.view(), vertexAt.view(), edges + 1);
+  prims.exclusiveScan(crossed_.view(), vertexAt_.view(), edges + 1);
   std::uint32_t vertexCount = 0;
-  vertexAt.download(&vertexCount, 1, std::size_t(edges));
-  if (vertexCount == 0) return;
+  vertexAt_.download(&vertexCount, 1, std::size_t(edges));
+  if (vertexCount == 0) return mesh_;
 
   // 2. a vertex on each crossed edge, where the linear interpolant is zero
-  Buffer<Vec3> vertices(kDevice, vertexCount), normals(kDevice, vertexCount);
+  ensureCapacity(vertices_, vertexCount);
+  ensureCapacity(normals_, vertexCount);
+  const std::uint32_t* at = vertexAt_.data();
   {
-    const std::uint32_t* at = vertexAt.data();
-    Vec3* v = vertices.data();
-    Vec3* nrm = normals.data();
+    Vec3* v = vertices_.data();
+    Vec3* nrm = normals_.data();
     parallelFor(
         edges, EDDY_KERNEL(Index e) {
           if (!flag[e]) return;
-          Index node = e / 3;
-          int axis = int(e % 3);
-          int i = int(node % g.nx), j = int((node / g.nx) % g.ny), k = int(node / (Index(g.nx) * g.ny));
+          int axis = int(e % 3), i, j, k;
+          g.nodeOf(e / 3, i, j, k);
           int i2 = i + (axis == 0), j2 = j + (axis == 1), k2 = k + (axis == 2);
           Real a = g.at(i, j, k), b = g.at(i2, j2, k2);
           Real t = a / (a - b);
@@ -98,28 +96,27 @@ void MarchingCubes::extract(const SurfaceGridView& g, Primitives& prims, Triangl
         });
   }
 
-  // 3. each cell's triangles: counted, numbered, written as the vertices of their edges
-  Buffer<std::uint32_t> counts(kDevice, std::size_t(cells) + 1),
-      firstTriangle(kDevice, std::size_t(cells) + 1);
-  counts.fillZero();
+  // 3. each cell's triangles: counted, numbered, written as the vertices of their edges (a crossed
+  // edge always starts at a stored node: see surface_grid.h)
+  ensureCapacity(counts_, std::size_t(cells) + 1);
+  ensureCapacity(firstTriangle_, std::size_t(cells) + 1);
   const std::uint8_t* caseCount = caseTriangles_.data();
   const std::int8_t* caseEdges = caseEdges_.data();
   {
-    std::uint32_t* count = counts.data();
+    std::uint32_t* count = counts_.data();
     parallelFor(
-        cells, EDDY_KERNEL(Index c) {
+        cells + 1, EDDY_KERNEL(Index c) {
           int i, j, k;
-          count[c] = caseCount[cellCase(g, c, i, j, k)];
+          count[c] = c == cells ? 0 : caseCount[cellCase(g, c, i, j, k)];
         });
   }
-  prims.exclusiveScan(counts.view(), firstTriangle.view(), cells + 1);
+  prims.exclusiveScan(counts_.view(), firstTriangle_.view(), cells + 1);
   std::uint32_t triangleCount = 0;
-  firstTriangle.download(&triangleCount, 1, std::size_t(cells));
-  Buffer<std::uint32_t> triangles(kDevice, 3 * std::size_t(triangleCount) + 1);
+  firstTriangle_.download(&triangleCount, 1, std::size_t(cells));
+  ensureCapacity(triangles_, 3 * std::size_t(triangleCount) + 1);
   {
-    const std::uint32_t* first = firstTriangle.data();
-    const std::uint32_t* at = vertexAt.data();
-    std::uint32_t* tri = triangles.data();
+    const std::uint32_t* first = firstTriangle_.data();
+    std::uint32_t* tri = triangles_.data();
     EdgeStart es = edgeStarts();
     parallelFor(
         cells, EDDY_KERNEL(Index c) {
@@ -129,17 +126,29 @@ void MarchingCubes::extract(const SurfaceGridView& g, Primitives& prims, Triangl
           std::uint32_t base = 3 * first[c];
           for (int q = 0; q < 3 * m; ++q) {
             int e = caseEdges[cs * 3 * kMaxCaseTriangles + q];
-            std::size_t node = g.index(i + es.dx[e], j + es.dy[e], k + es.dz[e]);
+            long long node = g.storageOf(i + es.dx[e], j + es.dy[e], k + es.dz[e]);
             tri[base + q] = at[3 * node + es.axis[e]];
           }
         });
   }
-  out.vertices = vertices.toHost(vertexCount);
-  out.normals = normals.toHost(vertexCount);
-  std::vector<std::uint32_t> flat = triangles.toHost(3 * std::size_t(triangleCount));
-  out.triangles.resize(triangleCount);
-  for (std::size_t t = 0; t < triangleCount; ++t)
+  mesh_ = SurfaceMeshView{vertices_.data(), normals_.data(), triangles_.data(), Index(vertexCount),
+                          Index(triangleCount)};
+  return mesh_;
+}
+
+void MarchingCubes::download(TriangleMesh& out) const {
+  out = TriangleMesh{};
+  out.vertices = vertices_.toHost(std::size_t(mesh_.vertexCount));
+  out.normals = normals_.toHost(std::size_t(mesh_.vertexCount));
+  std::vector<std::uint32_t> flat = triangles_.toHost(3 * std::size_t(mesh_.triangleCount));
+  out.triangles.resize(std::size_t(mesh_.triangleCount));
+  for (std::size_t t = 0; t < out.triangles.size(); ++t)
     out.triangles[t] = {flat[3 * t], flat[3 * t + 1], flat[3 * t + 2]};
+}
+
+std::size_t MarchingCubes::bytes() const {
+  return crossed_.bytes() + vertexAt_.bytes() + counts_.bytes() + firstTriangle_.bytes() +
+         triangles_.bytes() + vertices_.bytes() + normals_.bytes();
 }
 
 }  // namespace eddy::EDDY_NS

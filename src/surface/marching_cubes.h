@@ -4,25 +4,44 @@
 // of the liquid (toward positive values). Vertex normals are the field's gradient by central differences
 // at the nodes, interpolated along the edge.
 //
-// Three passes over the grid, one source for the CPU and CUDA: flag the crossed edges and number them (a
-// scan), place their vertices by linear interpolation, then count, number and write each cell's triangles.
+// Three passes over the stored nodes of the block-sparse grid, one source for the CPU and CUDA: flag the
+// crossed edges and number them (a scan), place their vertices by linear interpolation, then count, number
+// and write each cell's triangles.
 #pragma once
 
 #include "backend/primitives.h"
 #include "colliders/triangle_mesh.h"
 #include "surface/surface_grid.h"
 
+namespace eddy {
+
+// a mesh on the device: three vertex indices per triangle
+struct SurfaceMeshView {
+  Vec3* vertices = nullptr;
+  Vec3* normals = nullptr;
+  std::uint32_t* triangles = nullptr;
+  std::int32_t vertexCount = 0, triangleCount = 0;
+};
+
+}  // namespace eddy
+
 namespace eddy::EDDY_NS {
 
 class MarchingCubes {
  public:
   MarchingCubes();
-  // the mesh of grid's zero set, copied to the host
-  void extract(const SurfaceGridView& grid, Primitives& prims, TriangleMesh& out);
+  // the mesh of grid's zero set, on the device until the next extract
+  SurfaceMeshView extract(const SurfaceGridView& grid, Primitives& prims);
+  // the last mesh, copied to the host
+  void download(TriangleMesh& out) const;
+  std::size_t bytes() const;
 
  private:
   Buffer<std::uint8_t> caseTriangles_;  // the case table on the device
   Buffer<std::int8_t> caseEdges_;
+  Buffer<std::uint32_t> crossed_, vertexAt_, counts_, firstTriangle_, triangles_;
+  Buffer<Vec3> vertices_, normals_;
+  SurfaceMeshView mesh_{};
 };
 
 }  // namespace eddy::EDDY_NS

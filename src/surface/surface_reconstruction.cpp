@@ -1,32 +1,19 @@
 #include "surface/surface_reconstruction.h"
 
-#include <chrono>
+#include <eddy/error.h>
 
-#include "surface/marching_cubes.h"
-#include "surface/zhu_bridson_field.h"
+#include "surface/surface_reconstructor.h"
 
 namespace eddy::EDDY_NS {
 
 TriangleMesh reconstructSurface(const std::vector<Vec3>& particles, const SurfaceSettings& settings,
                                 SurfaceStats* stats) {
-  using Clock = std::chrono::steady_clock;
+  SurfaceReconstructor reconstructor(settings);
+  if (particles.empty()) throw InputError("surface: there are no particles");
   Buffer<Vec3> x(kDevice, particles.size());
   x.upload(particles.data(), particles.size());
-  Primitives prims;
-  ZhuBridsonField field;
-  MarchingCubes marching;
-  auto start = Clock::now();
-  field.build(x.data(), Index(particles.size()), settings, prims);
-  synchronizeDevice(kDevice);
-  auto built = Clock::now();
   TriangleMesh mesh;
-  marching.extract(field.view(), prims, mesh);
-  if (stats) {
-    SurfaceGridView g = field.view();
-    stats->nx = g.nx, stats->ny = g.ny, stats->nz = g.nz;
-    stats->fieldMilliseconds = std::chrono::duration<double, std::milli>(built - start).count();
-    stats->meshMilliseconds = std::chrono::duration<double, std::milli>(Clock::now() - built).count();
-  }
+  reconstructor.reconstruct(x.data(), Index(particles.size()), mesh, stats);
   return mesh;
 }
 

@@ -1,30 +1,57 @@
-// Liquid surfaces from particles, for the host: the settings, and the whole reconstruction (field, then
-// marching cubes) on the CPU or the GPU, returning the mesh on the host.
+// Liquid surfaces from particles, for the host: the settings, and the whole reconstruction (a field on a
+// block-sparse grid, marching cubes, optional smoothing) on the CPU or the GPU, returning the mesh on the
+// host. Inside a run, the simulation builds surfaces from its own device particles through
+// surface/surface_reconstructor.h instead.
 #pragma once
 
 #include <eddy/backend.h>
 #include <eddy/vec3.h>
 
+#include <cstddef>
+#include <string>
 #include <vector>
 
 #include "colliders/triangle_mesh.h"
 
 namespace eddy {
 
+// the field the surface is a level of, each in its own file, named after its paper
+enum class SurfaceMethod {
+  ZhuBridson,  // surface/zhu_bridson_field.h: distance to the kernel-weighted centre (the default)
+  YuTurk,      // surface/yu_turk_field.h: anisotropic kernels (flat water reads flat, sheets stay thin)
+  SphDensity,  // surface/sph_density_field.h: the colour field's half level (the simple baseline)
+};
+
+// "zhu-bridson", "yu-turk", "sph-density"; false for any other name
+bool parseSurfaceMethod(const std::string& name, SurfaceMethod& method);
+const char* surfaceMethodName(SurfaceMethod method);
+
 struct SurfaceSettings {
-  Real cell = 0;            // grid spacing, m (Zhu & Bridson: h / 3)
-  Real kernelRadius = 0;    // R, m
-  Real particleRadius = 0;  // r_i, the same for every particle, m
+  SurfaceMethod method = SurfaceMethod::ZhuBridson;
+  Real cell = 0;                // grid spacing, m (Zhu & Bridson: h / 3)
+  Real kernelRadius = 0;        // R, m: the support of every method's kernel
+  Real particleRadius = 0;      // r_i, the same for every particle, m (Zhu–Bridson)
+  Real particleVolume = 0;      // V_i = spacing^3, m^3 (SPH density, Yu–Turk)
+  Real isoLevel = 0.5;          // the colour level of the surface (SPH density, Yu–Turk)
+  int smoothingIterations = 0;  // Taubin smoothing of the mesh (surface/mesh_smoothing.h)
+
+  // every length from the particles' rest spacing: cell and radius in spacings
+  static SurfaceSettings fromSpacing(Real spacing, Real cellInSpacings = Real(2) / 3,
+                                     Real radiusInSpacings = 2);
 };
 
-// what one reconstruction took
+// what one reconstruction took (device time: CUDA events on the GPU)
 struct SurfaceStats {
-  int nx = 0, ny = 0, nz = 0;  // grid nodes
-  double fieldMilliseconds = 0, meshMilliseconds = 0;
+  int nx = 0, ny = 0, nz = 0;   // the lattice spanned, in nodes
+  std::size_t storedNodes = 0;  // nodes of the blocks stored
+  std::size_t bytes = 0;        // device memory the reconstruction holds
+  double fieldMilliseconds = 0, meshMilliseconds = 0, smoothMilliseconds = 0, copyMilliseconds = 0;
 };
 
-// the Zhu–Bridson surface of the particles (surface/zhu_bridson_field.h, surface/marching_cubes.h) on the
-// given backend
+// throws InputError naming the setting for a cell, radius, volume or iteration count it cannot use
+void checkSurfaceSettings(const SurfaceSettings& settings);
+
+// the surface of the particles on the given backend
 TriangleMesh reconstructSurface(const std::vector<Vec3>& particles, const SurfaceSettings& settings,
                                 Backend backend, SurfaceStats* stats = nullptr);
 

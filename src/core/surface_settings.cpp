@@ -1,0 +1,64 @@
+// The host side of the surface settings: method names, defaults from the particle spacing, and checks.
+#include <eddy/error.h>
+
+#include <cmath>
+#include <string>
+
+#include "surface/surface_reconstruction.h"
+
+namespace eddy {
+
+bool parseSurfaceMethod(const std::string& name, SurfaceMethod& method) {
+  if (name == "zhu-bridson")
+    method = SurfaceMethod::ZhuBridson;
+  else if (name == "yu-turk")
+    method = SurfaceMethod::YuTurk;
+  else if (name == "sph-density")
+    method = SurfaceMethod::SphDensity;
+  else
+    return false;
+  return true;
+}
+
+const char* surfaceMethodName(SurfaceMethod method) {
+  switch (method) {
+    case SurfaceMethod::YuTurk:
+      return "yu-turk";
+    case SurfaceMethod::SphDensity:
+      return "sph-density";
+    default:
+      return "zhu-bridson";
+  }
+}
+
+SurfaceSettings SurfaceSettings::fromSpacing(Real spacing, Real cellInSpacings, Real radiusInSpacings) {
+  SurfaceSettings s;
+  s.cell = cellInSpacings * spacing;
+  s.kernelRadius = radiusInSpacings * spacing;
+  s.particleRadius = Real(0.5) * spacing;
+  s.particleVolume = spacing * spacing * spacing;
+  return s;
+}
+
+void checkSurfaceSettings(const SurfaceSettings& s) {
+  auto positive = [](Real v, const char* what) {
+    if (!(v > 0) || !std::isfinite(v))
+      throw InputError(std::string("surface: the ") + what + " must be a positive number (got " +
+                       std::to_string(v) + ")");
+  };
+  positive(s.cell, "cell size");
+  positive(s.kernelRadius, "kernel radius");
+  positive(s.particleRadius, "particle radius");
+  positive(s.particleVolume, "particle volume");
+  if (!(s.isoLevel > 0 && s.isoLevel < 1))
+    throw InputError("surface: the iso level must lie between 0 and 1 (got " + std::to_string(s.isoLevel) +
+                     ")");
+  if (s.smoothingIterations < 0 || s.smoothingIterations > 1000)
+    throw InputError("surface: smoothing iterations must be 0 to 1000 (got " +
+                     std::to_string(s.smoothingIterations) + ")");
+  if (s.cell > s.kernelRadius)
+    throw InputError("surface: the cell size (" + std::to_string(s.cell) +
+                     " m) must not exceed the kernel radius (" + std::to_string(s.kernelRadius) + " m)");
+}
+
+}  // namespace eddy

@@ -1,0 +1,26 @@
+// Taubin's smoothing of a surface mesh on the device: each iteration moves every vertex toward the mean of
+// its neighbours by lambda = 0.5, then away by mu = -0.53, which removes the marching-cubes staircase
+// without the shrinking of plain Laplacian smoothing. Neighbours are found from the triangles (atomic
+// sums, one source for the CPU and CUDA); the normals are recomputed from the smoothed triangles
+// (area-weighted).
+//
+// Reference: G. Taubin, "A signal processing approach to fair surface design", SIGGRAPH 1995.
+#pragma once
+
+#include "backend/primitives.h"
+#include "surface/marching_cubes.h"
+
+namespace eddy::EDDY_NS {
+
+class MeshSmoothing {
+ public:
+  static constexpr Real kLambda = Real(0.5), kMu = Real(-0.53);
+  void smooth(const SurfaceMeshView& mesh, int iterations);
+  std::size_t bytes() const { return sums_.bytes(); }
+
+ private:
+  void pass(const SurfaceMeshView& mesh, Real factor);
+  Buffer<Vec4> sums_;  // per vertex: the sum of its neighbours and their count
+};
+
+}  // namespace eddy::EDDY_NS
