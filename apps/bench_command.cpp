@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_surface.h"
 #include "run_command.h"
 
 namespace eddy::app {
@@ -305,6 +306,18 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& o) {
          "Scene to scale instead of the built-in dam break; its volume emitters set the fluid volume. "
          "Default: the built-in dam break.")
       ->type_name("FILE");
+  sub->add_flag("--surface", o.surface,
+                "Time surface reconstruction (field, marching cubes) instead of substeps, on the dam break "
+                "after --settle-frames frames, per method; --particles defaults stay.");
+  sub->add_option("--surface-methods", o.surfaceMethods, "Methods to time (default: all three).")
+      ->check(CLI::IsMember({"zhu-bridson", "yu-turk", "sph-density"}));
+  sub->add_option("--surface-cell", o.surfaceCell, "Grid cell in particle spacings (default 2/3: h / 3).")
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--surface-repeats", o.surfaceRepeats, "Timed reconstructions per method (default 10).")
+      ->check(CLI::Range(1, 1000));
+  sub->add_option("--settle-frames", o.settleFrames,
+                  "Frames simulated before the surface is timed (default 30).")
+      ->check(CLI::Range(0, 100000));
   sub->add_option("--set", o.overrides,
                   "Override a scene key before sizing, e.g. --set pbf.iterations=2 (repeatable).")
       ->type_name("KEY.PATH=VALUE")
@@ -330,6 +343,7 @@ int benchCommand(const BenchOptions& o) {
     prepareOutputDir(dir.empty() ? "." : dir);
   }
 
+  if (o.surface) return benchSurface(o, base, volume, backend);
   printHeader(o, backend);
   std::vector<SizeResult> results;
   for (long long n : o.particles) {

@@ -19,6 +19,12 @@ struct BenchOptions {
   std::string json;                    // empty: no JSON file
   std::string scene;                   // empty: the embedded dam break
   std::vector<std::string> overrides;  // --set key.path=value
+  // --surface: time surface reconstruction instead of substeps (apps/bench_surface.h)
+  bool surface = false;
+  std::vector<std::string> surfaceMethods{"zhu-bridson", "yu-turk", "sph-density"};  // --surface-methods
+  double surfaceCell = 2.0 / 3.0;  // --surface-cell, in particle spacings
+  int surfaceRepeats = 10;         // --surface-repeats
+  int settleFrames = 30;           // --settle-frames: frames the dam break runs before its surface is timed
 };
 
 // registers the subcommand; the options land in opts when it is parsed

@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "colliders/triangle_mesh.h"
 namespace eddy::app {
 
 namespace {
@@ -58,20 +59,32 @@ std::vector<std::string> sceneOverrides(const RunOptions& o) {
   std::vector<std::string> overrides = o.sets;
   if (o.framesSet) overrides.push_back("time.frames=" + std::to_string(o.frames));
   if (!o.format.empty()) overrides.push_back("output.format=" + o.format);
+  if (o.surface) overrides.push_back("surface.enabled=true");
   return overrides;
 }
 
-// per-frame files: particle caches when due, and the stats line (every frame)
+// per-frame files: particle caches and surfaces when due, and the stats line (every frame)
 class FrameWriter {
  public:
   // statsKept: the stats.jsonl lines that stay in front (a resumed run's frames up to its checkpoint)
-  FrameWriter(std::string dir, const OutputDesc& output, std::string statsKept = "")
-      : dir_(std::move(dir)), output_(output), stats_(joinPath(dir_, "stats.jsonl"), std::move(statsKept)) {}
+  FrameWriter(std::string dir, const SceneDesc& scene, std::string statsKept = "")
+      : dir_(std::move(dir)),
+        output_(scene.output),
+        surface_(scene.surface),
+        stats_(joinPath(dir_, "stats.jsonl"), std::move(statsKept)) {}
 
-  // the copy, encoding and writes are charged to Phase::Output
+  // the surface (built on the device, its mesh copied back and written) is charged to Phase::Surface;
+  // the particles' copy, encoding and writes and the stats line to Phase::Output
   void write(Simulation& sim, int frame, const FrameStats& stats) {
+    const bool due = frame % output_.every == 0;
+    if (surface_.enabled && due) {
+      const auto t0 = Clock::now();
+      sim.buildSurface(mesh_);
+      writeTriangleMesh(joinPath(dir_, surfaceFileName(frame, surface_.format)), mesh_);
+      sim.profile().add(Phase::Surface, msSince(t0));
+    }
     const auto t0 = Clock::now();
-    if (output_.particles && frame % output_.every == 0) {
+    if (output_.particles && due) {
       sim.copyParticles(host_);
       const std::string bytes = output_.format == "vtk" ? encodeVtu(host_) : encodePly(host_);
       writeFileAtomic(joinPath(dir_, particleFileName(frame, output_.format)), bytes);
@@ -83,8 +96,10 @@ class FrameWriter {
  private:
   std::string dir_;
   OutputDesc output_;
+  SurfaceDesc surface_;
   StatsWriter stats_;
   HostParticles host_;  // reused so big scenes do not reallocate every frame
+  TriangleMesh mesh_;
 };
 
 // checkpoints of a run: every `every` frames (0: never) into `folder`
@@ -134,14 +149,15 @@ void removeMatching(const std::string& dir, Match&& match) {
   for (const auto& p : doomed) std::filesystem::remove(p, ec);
 }
 
-// frame number of "particles_000120.ply" / ".vtu", or -1
-int particleFileFrame(const std::string& name) {
-  const std::string prefix = "particles_";
+// frame number of a frame's file ("particles_000120.ply" / ".vtu", "surface_000120.ply" / ".obj"), or -1
+int frameFileNumber(const std::string& name) {
+  const bool surface = name.rfind("surface_", 0) == 0;
+  const std::string prefix = surface ? "surface_" : "particles_";
   const std::size_t dot = name.rfind('.');
   if (name.compare(0, prefix.size(), prefix) != 0 || dot == std::string::npos || dot == prefix.size())
     return -1;
   const std::string ext = name.substr(dot), digits = name.substr(prefix.size(), dot - prefix.size());
-  if ((ext != ".ply" && ext != ".vtu") || digits.size() > 9 ||
+  if ((ext != ".ply" && ext != (surface ? ".obj" : ".vtu")) || digits.size() > 9 ||
       digits.find_first_not_of("0123456789") != std::string::npos)
     return -1;
   return std::stoi(digits);
@@ -207,6 +223,10 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
                   "Default: none.")
       ->type_name("KEY.PATH=VALUE")
       ->allow_extra_args(false);
+  sub->add_flag("--surface", o.surface,
+                "Also write the liquid's surface, built on the device, as surface_NNNNNN.ply beside the "
+                "particle frames (the scene's \"surface\" section sets method, cell, radius, smoothing, "
+                "format; same as --set surface.enabled=true). Default: off.");
   sub->add_flag("-q,--quiet", o.quiet,
                 "No progress and no timing table; errors and the summary line still print. Default: off.");
   sub->add_option("--checkpoint-every", o.checkpointEvery,
@@ -271,8 +291,8 @@ int resumeCommand(const RunOptions& o, Clock::time_point start) {
   prepareOutputDir(dir);
 
   // the interrupted run's caches after the checkpoint are simulated again
-  removeMatching(dir, [from](const std::string& name) { return particleFileFrame(name) > from; });
-  FrameWriter writer(dir, scene.output, statsKept);
+  removeMatching(dir, [from](const std::string& name) { return frameFileNumber(name) > from; });
+  FrameWriter writer(dir, scene, statsKept);
   simulateFrames(*sim, writer, scene.time.frames, {folder, o.checkpointEvery}, o.quiet);
 
   if (!o.quiet) std::fputs(formatProfileTable(sim->profile()).c_str(), stdout);
@@ -303,7 +323,7 @@ int runCommand(const RunOptions& o) {
     std::filesystem::remove(joinPath(checkpoints, checkpointFileName(frame)));
 
   // frame 0 is the initial state, so a cache of n frames holds n + 1 files
-  FrameWriter writer(o.out, scene.output);
+  FrameWriter writer(o.out, scene);
   writer.write(*sim, 0, sim->stats());
   simulateFrames(*sim, writer, scene.time.frames, {checkpoints, o.checkpointEvery}, o.quiet);
 

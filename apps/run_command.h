@@ -21,6 +21,7 @@ struct RunOptions {
   std::string format;             // empty: the scene's output.format
   std::vector<std::string> sets;  // "key.path=value"
   bool quiet = false;
+  bool surface = false;     // --surface: surfaces too (surface.enabled)
   int checkpointEvery = 0;  // frames between checkpoints; 0: none
   std::string resume;       // output folder of a run to continue from its latest checkpoint; empty: a new run
 };

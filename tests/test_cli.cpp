@@ -325,6 +325,39 @@ TEST_F(Cli, SurfaceBadInputWritesNothing) {
     EXPECT_FALSE(fs::exists(dir_ / folder)) << folder;
 }
 
+// `eddy run --surface`: a closed surface per frame from the device's particles, the same mesh as `eddy
+// surface` builds from the written frames; with output.particles false, surfaces only; a surface section
+// that cannot work is refused before anything is written
+TEST_F(Cli, RunWritesSurfaces) {
+  ASSERT_EQ(tinyRun((dir_ / "both").string(), "--surface").code, 0);
+  for (const char* name : {"surface_000000.ply", "surface_000002.ply", "particles_000002.ply"})
+    EXPECT_TRUE(fs::exists(dir_ / "both" / name)) << name;
+  TriangleMesh inRun = loadTriangleMesh((dir_ / "both" / "surface_000002.ply").string());
+  EXPECT_TRUE(inspectMesh(inRun).closed());
+  EXPECT_GT(inRun.triangles.size(), 100u);
+  ASSERT_EQ(run("surface both --out again --spacing 0.05 --backend cpu").code, 0);
+  TriangleMesh after = loadTriangleMesh((dir_ / "again" / "surface_000002.ply").string());
+  // the written frame is the device's particles to the last bit (binary floats), so the same mesh
+  ASSERT_EQ(after.vertices.size(), inRun.vertices.size());
+  EXPECT_EQ(after.triangles, inRun.triangles);
+
+  const CliResult only =
+      tinyRun((dir_ / "only").string(),
+              "--set output.particles=false --set surface.method=yu-turk --set surface.format=obj");
+  ASSERT_EQ(only.code, 0) << only.err;
+  EXPECT_TRUE(fs::exists(dir_ / "only" / "surface_000001.obj"));
+  EXPECT_FALSE(fs::exists(dir_ / "only" / "particles_000001.ply"));
+  EXPECT_NE(readText(dir_ / "only" / "profile.json").find("\"surface\""), std::string::npos);
+
+  for (const char* bad :
+       {"--set surface.cell=3", "--set surface.method=marching", "--set surface.smooth=-1"}) {
+    const CliResult r = tinyRun((dir_ / "bad").string(), bad);
+    EXPECT_EQ(r.code, 2) << bad;
+    EXPECT_NE(r.err.find("surface"), std::string::npos) << bad << ": " << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "bad")) << bad;
+  }
+}
+
 TEST_F(Cli, MeshInfoBadMeshIsInputError) {
   std::ofstream(dir_ / "bad.obj") << "v 0 0 0\nv 1 0 0\nv 0 1 nan\nf 1 2 3\n";
   const CliResult r = run("mesh-info bad.obj");

@@ -365,10 +365,12 @@ TEST(SceneIo, WriterWritesEveryKeyWithShortNumbers) {
   SceneDesc s = loadScene("");
   nlohmann::json doc = nlohmann::json::parse(sceneToJson(s));
   for (const char* key : {"name", "solver", "pbf", "wcsph", "mpm", "fluid", "domain", "time", "forces",
-                          "colliders", "emitters", "output"}) {
+                          "colliders", "emitters", "output", "surface"}) {
     EXPECT_TRUE(doc.contains(key)) << key;
   }
-  EXPECT_EQ(doc.size(), 12u);
+  EXPECT_EQ(doc.size(), 13u);
+  EXPECT_EQ(doc["surface"].size(), 6u);
+  EXPECT_EQ(doc["surface"]["enabled"], false);
   EXPECT_EQ(doc["pbf"].size(), 12u);
   EXPECT_EQ(doc["wcsph"].size(), 6u);
   EXPECT_EQ(doc["mpm"].size(), 9u);

@@ -26,6 +26,8 @@ std::string encodeVtu(const HostParticles& p);
 
 // "particles_000120.ply" (format "ply" or "vtk" -> ".vtu")
 std::string particleFileName(int frame, const std::string& format);
+// "surface_000120.ply" (format "ply" or "obj")
+std::string surfaceFileName(int frame, const std::string& format);
 
 // one JSON object per line: frame, time, particles, mean_density_error, max_density_error,
 // kinetic_energy, bounds_min, bounds_max, max_speed, substeps, held_in

@@ -15,16 +15,18 @@ enum class Phase : int {
   ViscosityVorticity,  // XSPH / viscosity / vorticity confinement
   Integration,         // prediction, velocity update, emitters, forces
   Output,              // host copies and file writing
+  Surface,             // liquid surfaces (run --surface): field, marching cubes, smoothing, the mesh's copy
   Count
 };
 
 inline constexpr std::array<const char*, int(Phase::Count)> kPhaseNames = {
-    "neighbour grid", "neighbour lists",       "density / lambda", "position correction",
-    "collisions",     "viscosity + vorticity", "integration",      "output"};
+    "neighbour grid",      "neighbour lists", "density / lambda",
+    "position correction", "collisions",      "viscosity + vorticity",
+    "integration",         "output",          "surface"};
 
 inline constexpr std::array<const char*, int(Phase::Count)> kPhaseKeys = {
-    "neighbor_grid", "neighbor_lists",      "density",     "position_correction",
-    "collision",     "viscosity_vorticity", "integration", "output"};
+    "neighbor_grid", "neighbor_lists", "density", "position_correction", "collision", "viscosity_vorticity",
+    "integration",   "output",         "surface"};
 
 struct Profile {
   std::array<double, int(Phase::Count)> totalMs{};

@@ -169,6 +169,17 @@ struct OutputDesc {
   bool particles = true;       // "particles": write particle caches
 };
 
+// liquid surfaces built on the device every frame that particles are due (section "surface"): a present
+// section turns them on unless it says "enabled": false; `eddy run --surface` does the same
+struct SurfaceDesc {
+  bool enabled = false;                // "enabled"
+  std::string method = "zhu-bridson";  // "method": "zhu-bridson" | "yu-turk" | "sph-density"
+  Real cell = Real(2) / 3;             // "cell": grid spacing, in particle spacings (Zhu & Bridson: h / 3)
+  Real radius = 2;                     // "radius": kernel radius, in particle spacings
+  int smooth = 0;                      // "smooth": Taubin smoothing iterations
+  std::string format = "ply";          // "format": "ply" (binary, with normals) | "obj"
+};
+
 struct SceneDesc {
   std::string name = "scene";           // "name"
   std::string solver = "pbf";           // "solver": a registered solver name ("pbf", "wcsph", "mpm")
@@ -182,6 +193,7 @@ struct SceneDesc {
   std::vector<ColliderDesc> colliders;  // "colliders"
   std::vector<EmitterDesc> emitters;    // "emitters"
   OutputDesc output;                    // "output"
+  SurfaceDesc surface;                  // "surface"
   std::string sourcePath;               // file the scene came from ("<default>" for the embedded one)
 };
 

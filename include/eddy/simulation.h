@@ -12,6 +12,10 @@
 
 namespace eddy {
 
+struct TriangleMesh;     // src/colliders/triangle_mesh.h
+struct SurfaceStats;     // src/surface/surface_reconstruction.h
+struct SurfaceSettings;  // src/surface/surface_reconstruction.h
+
 // statistics of one frame, reduced on the device
 struct FrameStats {
   int frame = 0;
@@ -105,6 +109,11 @@ class Simulation {
   virtual std::size_t deviceMemoryBytes() const = 0;
   // conditions met during the run that a user should know of (one line each, empty when none)
   virtual std::vector<std::string> warnings() const = 0;
+  // Between frames: the liquid's surface by the scene's "surface" settings (or the ones given), built on
+  // the device from the particles where they are (only the mesh comes back to the host); the first call,
+  // and a call with other settings, sets the reconstruction up.
+  virtual void buildSurface(TriangleMesh& out, SurfaceStats* stats = nullptr,
+                            const SurfaceSettings* settings = nullptr) = 0;
   // sets particle i's position and velocity (tests and tools: injecting a fault into a running scene)
   virtual void overwriteParticle(std::int64_t i, Vec3 x, Vec3 v) = 0;
 };

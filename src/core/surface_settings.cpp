@@ -1,5 +1,6 @@
 // The host side of the surface settings: method names, defaults from the particle spacing, and checks.
 #include <eddy/error.h>
+#include <eddy/scene.h>
 
 #include <cmath>
 #include <string>
@@ -37,6 +38,16 @@ SurfaceSettings SurfaceSettings::fromSpacing(Real spacing, Real cellInSpacings, 
   s.kernelRadius = radiusInSpacings * spacing;
   s.particleRadius = Real(0.5) * spacing;
   s.particleVolume = spacing * spacing * spacing;
+  return s;
+}
+
+SurfaceSettings surfaceSettingsFor(const SceneDesc& scene) {
+  const SurfaceDesc& d = scene.surface;
+  SurfaceSettings s = SurfaceSettings::fromSpacing(scene.fluid.spacing, d.cell, d.radius);
+  if (!parseSurfaceMethod(d.method, s.method))
+    throw InputError("surface.method: unknown method '" + d.method +
+                     "' (allowed: zhu-bridson, yu-turk, sph-density)");
+  s.smoothingIterations = d.smooth;
   return s;
 }
 

@@ -178,4 +178,13 @@ std::string particleFileName(int frame, const std::string& format) {
   return buf;
 }
 
+std::string surfaceFileName(int frame, const std::string& format) {
+  if (format != "ply" && format != "obj")
+    throw InputError("unknown surface format '" + format + "' (expected \"ply\" or \"obj\")");
+  if (frame < 0) throw InputError("negative frame number " + std::to_string(frame));
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "surface_%06d.%s", frame, format.c_str());
+  return buf;
+}
+
 }  // namespace eddy

@@ -35,19 +35,23 @@ std::string formatProfileTable(const Profile& profile) {
   out += buf;
   out += "  " + std::string(24 + 1 + 14 + 1 + 14 + 1 + 10, '-') + "\n";
   for (int i = 0; i < int(Phase::Count); ++i) {
-    if (i == int(Phase::Output)) continue;
+    if (i == int(Phase::Output) || i == int(Phase::Surface)) continue;
     out += row(kPhaseNames[i], profile.totalMs[i], perSubstep(profile.totalMs[i], n),
                percent(profile.totalMs[i], profile.stepMs));
   }
   out += row("step (all phases)", profile.stepMs, perSubstep(profile.stepMs, n),
              profile.stepMs > 0 ? "100.0%" : "-");
 
-  // output happens once per frame, outside the step, so it gets its own line and no share
-  const int o = int(Phase::Output);
-  const long long outputCalls = profile.calls[o];
-  std::snprintf(buf, sizeof buf, "  %-24s %14.3f %14s %10s   (%lld %s, not part of the step)\n",
-                kPhaseNames[o], profile.totalMs[o], "", "", outputCalls, outputCalls == 1 ? "call" : "calls");
-  out += buf;
+  // output and surfaces happen once per frame, outside the step, so they get lines of their own and no
+  // share
+  for (Phase p : {Phase::Output, Phase::Surface}) {
+    const int o = int(p);
+    const long long calls = profile.calls[o];
+    if (p == Phase::Surface && calls == 0) continue;
+    std::snprintf(buf, sizeof buf, "  %-24s %14.3f %14s %10s   (%lld %s, not part of the step)\n",
+                  kPhaseNames[o], profile.totalMs[o], "", "", calls, calls == 1 ? "call" : "calls");
+    out += buf;
+  }
 
   if (profile.stepMs > 0) {
     std::snprintf(buf, sizeof buf, "  substeps: %lld   substeps/s: %.1f\n", static_cast<long long>(n),

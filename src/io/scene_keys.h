@@ -59,6 +59,8 @@ inline constexpr std::array<std::string_view, 6> kShapeTypes{"plane",   "box",  
 inline constexpr std::array<std::string_view, 2> kEmitterTypes{"volume", "nozzle"};
 inline constexpr std::array<std::string_view, 2> kLattices{"cubic", "bcc"};
 inline constexpr std::array<std::string_view, 2> kOutputFormats{"ply", "vtk"};
+inline constexpr std::array<std::string_view, 3> kSurfaceMethods{"zhu-bridson", "yu-turk", "sph-density"};
+inline constexpr std::array<std::string_view, 2> kSurfaceFormats{"ply", "obj"};
 inline constexpr std::array<std::string_view, 3> kMpmTransfers{"apic", "pic", "flip"};
 inline constexpr std::array<std::string_view, 3> kMpmBoundaries{"separate", "slip", "sticky"};
 inline constexpr std::array<std::string_view, 2> kMpmEquationsOfState{"linear", "tait"};
@@ -69,9 +71,9 @@ inline const std::array<Field<SceneDesc>, 2> kSceneFields{{
     {.key = "name", .member = &SceneDesc::name},
     {.key = "solver", .member = &SceneDesc::solver, .choices = solverChoices()},
 }};
-inline constexpr std::array<std::string_view, 11> kSceneSections{"description", "pbf",      "wcsph", "mpm",
-                                                                 "fluid",       "domain",   "time",  "forces",
-                                                                 "colliders",   "emitters", "output"};
+inline constexpr std::array<std::string_view, 12> kSceneSections{
+    "description", "pbf",    "wcsph",     "mpm",      "fluid",  "domain",
+    "time",        "forces", "colliders", "emitters", "output", "surface"};
 
 inline const std::array<Field<PbfSettings>, 12> kPbfFields{{
     {.key = "iterations", .member = &PbfSettings::iterations, .range = closed(1, 100)},
@@ -214,6 +216,16 @@ inline const std::array<Field<OutputDesc>, 3> kOutputFields{{
     {.key = "format", .member = &OutputDesc::format, .choices = kOutputFormats},
     {.key = "every", .member = &OutputDesc::every, .range = atLeast(1)},
     {.key = "particles", .member = &OutputDesc::particles},
+}};
+
+inline const std::array<Field<SurfaceDesc>, 6> kSurfaceFields{{
+    {.key = "enabled", .member = &SurfaceDesc::enabled},
+    {.key = "method", .member = &SurfaceDesc::method, .choices = kSurfaceMethods},
+    // a cell larger than the kernel radius would step over the kernel's whole support
+    {.key = "cell", .member = &SurfaceDesc::cell, .range = open(0, 8)},
+    {.key = "radius", .member = &SurfaceDesc::radius, .range = open(0, 16)},
+    {.key = "smooth", .member = &SurfaceDesc::smooth, .range = closed(0, 1000)},
+    {.key = "format", .member = &SurfaceDesc::format, .choices = kSurfaceFormats},
 }};
 
 }  // namespace eddy::scene_keys

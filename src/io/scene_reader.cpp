@@ -374,6 +374,10 @@ class Reader {
     s.colliders = readList(doc, "colliders", "collider", kColliderFields);
     s.emitters = readList(doc, "emitters", "emitter", kEmitterFields);
     readSection(doc, "output", s.output, kOutputFields);
+    // a "surface" section turns surfaces on unless it says otherwise
+    if (auto it = doc.find("surface"); it != doc.end() && it->is_object() && !it->contains("enabled"))
+      s.surface.enabled = true;
+    readSection(doc, "surface", s.surface, kSurfaceFields);
     checkConsistency(s);
     return s;
   }
@@ -381,6 +385,10 @@ class Reader {
  private:
   // rules that relate several keys
   void checkConsistency(const SceneDesc& s) const {
+    if (s.surface.cell > s.surface.radius)
+      fail("/surface/cell", "must not exceed /surface/radius (" + std::to_string(s.surface.radius) +
+                                " spacings): a cell wider than the kernel steps over it; got " +
+                                std::to_string(s.surface.cell));
     const Vec3 lo = s.domain.min, hi = s.domain.max;
     if (!(lo.x < hi.x && lo.y < hi.y && lo.z < hi.z)) {
       fail("/domain", "min must be less than max in every component; got min " + formatVec(lo) + ", max " +

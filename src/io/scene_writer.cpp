@@ -138,6 +138,7 @@ std::string sceneToJson(const SceneDesc& scene) {
   for (const EmitterDesc& e : scene.emitters) emitters.push_back(emitterToJson(e));
   doc["emitters"] = std::move(emitters);
   doc["output"] = section(scene.output, kOutputFields);
+  doc["surface"] = section(scene.surface, kSurfaceFields);
   std::string out;
   print(out, doc, 0);
   return out + "\n";

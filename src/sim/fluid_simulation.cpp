@@ -242,6 +242,18 @@ std::vector<std::string> FluidSimulation::warnings() const {
   return w;
 }
 
+void FluidSimulation::buildSurface(TriangleMesh& out, SurfaceStats* stats, const SurfaceSettings* settings) {
+  if (settings && surface_ && !(surface_->settings() == *settings)) surface_.reset();
+  if (!surface_)
+    surface_ = std::make_unique<SurfaceReconstructor>(settings ? *settings : surfaceSettingsFor(scene_));
+  Index n = particles_.size();
+  if (n == 0) {
+    out = TriangleMesh{};  // no liquid yet (a nozzle that has not started): an empty surface
+    return;
+  }
+  surface_->reconstruct(particles_.vec3(attr::kPosition).data, n, out, stats);
+}
+
 void FluidSimulation::overwriteParticle(std::int64_t i, Vec3 x, Vec3 v) {
   if (i < 0 || i >= particles_.size())
     throw InputError("overwriteParticle: no particle " + std::to_string(i));
@@ -434,7 +446,8 @@ void FluidSimulation::restoreState(const SimulationState& s) {
 
 std::size_t FluidSimulation::deviceMemoryBytes() const {
   return particles_.bytes() + grid_.bytes() + prims_.scratchBytes() + colliders_.bytes() + barriers_.bytes() +
-         keyframes_.bytes() + meshBytes() + statsScratch_.bytes() + solver_->deviceBytes();
+         keyframes_.bytes() + meshBytes() + statsScratch_.bytes() + solver_->deviceBytes() +
+         (surface_ ? surface_->bytes() : 0);
 }
 
 std::unique_ptr<Simulation> makeSimulation(const SceneDesc& scene) {

@@ -12,6 +12,7 @@
 #include "emitters/nozzle_emitter.h"
 #include "io/blow_up_report.h"
 #include "solvers/solver.h"
+#include "surface/surface_reconstructor.h"
 
 namespace eddy::EDDY_NS {
 
@@ -36,6 +37,8 @@ class FluidSimulation final : public Simulation {
   std::int64_t particleCount() const override { return particles_.size(); }
   std::size_t deviceMemoryBytes() const override;
   void overwriteParticle(std::int64_t i, Vec3 x, Vec3 v) override;
+  void buildSurface(TriangleMesh& out, SurfaceStats* stats = nullptr,
+                    const SurfaceSettings* settings = nullptr) override;
   std::vector<std::string> warnings() const override;
 
   // the substep time.adaptive allows (public: CUDA lambdas cannot live in private members)
@@ -58,6 +61,7 @@ class FluidSimulation final : public Simulation {
 
   SceneDesc scene_;
   ParticleSet particles_;
+  std::unique_ptr<SurfaceReconstructor> surface_;  // made by the first buildSurface
   NeighborGrid grid_;
   Primitives prims_;
   PhaseTimers timers_;

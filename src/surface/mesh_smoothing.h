@@ -17,9 +17,10 @@ class MeshSmoothing {
   static constexpr Real kLambda = Real(0.5), kMu = Real(-0.53);
   void smooth(const SurfaceMeshView& mesh, int iterations);
   std::size_t bytes() const { return sums_.bytes(); }
+  // one Laplacian step of the given factor (public: CUDA lambdas cannot live in private members)
+  void pass(const SurfaceMeshView& mesh, Real factor);
 
  private:
-  void pass(const SurfaceMeshView& mesh, Real factor);
   Buffer<Vec4> sums_;  // per vertex: the sum of its neighbours and their count
 };
 

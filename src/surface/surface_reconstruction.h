@@ -35,6 +35,8 @@ struct SurfaceSettings {
   Real isoLevel = 0.5;          // the colour level of the surface (SPH density, Yu–Turk)
   int smoothingIterations = 0;  // Taubin smoothing of the mesh (surface/mesh_smoothing.h)
 
+  bool operator==(const SurfaceSettings&) const = default;
+
   // every length from the particles' rest spacing: cell and radius in spacings
   static SurfaceSettings fromSpacing(Real spacing, Real cellInSpacings = Real(2) / 3,
                                      Real radiusInSpacings = 2);
@@ -47,6 +49,10 @@ struct SurfaceStats {
   std::size_t bytes = 0;        // device memory the reconstruction holds
   double fieldMilliseconds = 0, meshMilliseconds = 0, smoothMilliseconds = 0, copyMilliseconds = 0;
 };
+
+// a scene's "surface" section in lengths: cell and radius from the fluid's spacing
+struct SceneDesc;
+SurfaceSettings surfaceSettingsFor(const SceneDesc& scene);
 
 // throws InputError naming the setting for a cell, radius, volume or iteration count it cannot use
 void checkSurfaceSettings(const SurfaceSettings& settings);
