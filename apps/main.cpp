@@ -14,6 +14,7 @@
 #include "bench_command.h"
 #include "mesh_info_command.h"
 #include "run_command.h"
+#include "surface/openvdb_level_set.h"
 #include "surface_command.h"
 
 namespace {
@@ -24,8 +25,10 @@ constexpr int kExitBlowUp = 3;
 
 std::string versionText() {
   const std::string gpu = eddy::cudaDeviceName();
-  return std::string("eddy ") + eddy::kVersion + "\nbackends: " + eddy::app::builtBackends() + "\n" +
-         (gpu.empty() ? std::string("no GPU") : "GPU: " + gpu);
+  const std::string openVdb =
+      eddy::openVdbAvailable() ? eddy::openVdbVersion() : std::string("not built (install libopenvdb-dev)");
+  return std::string("eddy ") + eddy::kVersion + "\nbackends: " + eddy::app::builtBackends() +
+         "\nOpenVDB: " + openVdb + "\n" + (gpu.empty() ? std::string("no GPU") : "GPU: " + gpu);
 }
 
 // same prefix as the engine's own errors, so every failure reads alike
