@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "surface/surface_reconstruction.h"
@@ -34,19 +35,22 @@ std::vector<Vec3> splash(Real spacing) {
   return out;
 }
 
-TEST(GpuSurface, MatchesTheCpuMesh) {
+// every method, and Taubin smoothing on top of one
+class GpuSurface : public ::testing::TestWithParam<std::pair<SurfaceMethod, int>> {};
+
+TEST_P(GpuSurface, MatchesTheCpuMesh) {
   if (!cudaAvailable()) GTEST_SKIP() << "no CUDA GPU on this machine";
   Real spacing = 0.02f;
   std::vector<Vec3> particles = splash(spacing);
-  SurfaceSettings s;
-  s.cell = 2 * spacing / 3;
-  s.kernelRadius = 2 * spacing;
-  s.particleRadius = spacing / 2;
+  SurfaceSettings s = SurfaceSettings::fromSpacing(spacing);
+  s.method = GetParam().first;
+  s.smoothingIterations = GetParam().second;
   TriangleMesh cpu = reconstructSurface(particles, s, Backend::Cpu);
   TriangleMesh gpu = reconstructSurface(particles, s, Backend::Cuda);
-  std::printf("  %zu particles: CPU %zu vertices, %zu triangles; GPU %zu vertices, %zu triangles\n",
-              particles.size(), cpu.vertices.size(), cpu.triangles.size(), gpu.vertices.size(),
-              gpu.triangles.size());
+  std::printf("  %s, %d smoothing: %zu particles: CPU %zu vertices, %zu triangles; GPU %zu vertices, %zu "
+              "triangles\n",
+              surfaceMethodName(s.method), s.smoothingIterations, particles.size(), cpu.vertices.size(),
+              cpu.triangles.size(), gpu.vertices.size(), gpu.triangles.size());
   ASSERT_EQ(cpu.vertices.size(), gpu.vertices.size());
   ASSERT_EQ(cpu.triangles.size(), gpu.triangles.size());
   EXPECT_TRUE(cpu.triangles == gpu.triangles);
@@ -57,5 +61,11 @@ TEST(GpuSurface, MatchesTheCpuMesh) {
   std::printf("  largest vertex distance %.2e m (%.2e of the extent)\n", worst, worst / extent);
   EXPECT_LT(worst / extent, 1e-4);
 }
+
+INSTANTIATE_TEST_SUITE_P(Methods, GpuSurface,
+                         ::testing::Values(std::make_pair(SurfaceMethod::ZhuBridson, 0),
+                                           std::make_pair(SurfaceMethod::YuTurk, 0),
+                                           std::make_pair(SurfaceMethod::SphDensity, 0),
+                                           std::make_pair(SurfaceMethod::ZhuBridson, 10)));
 
 }  // namespace

@@ -21,15 +21,6 @@ EdgeStart edgeStarts() {
   return e;
 }
 
-// the cell whose lowest corner is stored node c: that corner (i, j, k) and its case, bit q set where corner q
-// is inside
-EDDY_HD inline int cellCase(const SurfaceGridView& g, Index c, int& i, int& j, int& k) {
-  g.nodeOf(c, i, j, k);
-  int cs = 0;
-  for (int q = 0; q < 8; ++q) cs |= int(g.at(i + (q & 1), j + ((q >> 1) & 1), k + ((q >> 2) & 1)) < 0) << q;
-  return cs;
-}
-
 // the field's gradient at a node by central differences (the lattice's faces are outside, nodes beyond
 // them too)
 EDDY_HD inline Vec3 nodeGradient(const SurfaceGridView& g, int i, int j, int k) {
@@ -55,20 +46,39 @@ SurfaceMeshView MarchingCubes::extract(const SurfaceGridView& g, Primitives& pri
   Index edges = 3 * nodes, cells = nodes;
   if (cells <= 0) return mesh_;
 
-  // 1. the crossed edges (from stored node n along axis a, as 3 n + a), numbered
+  // 1. one pass over the nodes: the crossed edges from each (along axis a, as 3 n + a) and the case of the
+  // cell whose lowest corner it is, with that cell's triangle count; both numbered by scans
   ensureCapacity(crossed_, std::size_t(edges) + 1);
   ensureCapacity(vertexAt_, std::size_t(edges) + 1);
+  ensureCapacity(cases_, std::size_t(cells));
+  ensureCapacity(counts_, std::size_t(cells) + 1);
+  ensureCapacity(firstTriangle_, std::size_t(cells) + 1);
   std::uint32_t* flag = crossed_.data();
-  parallelFor(
-      edges + 1, EDDY_KERNEL(Index e) {
-        if (e == edges) {
-          flag[e] = 0;
-          return;
-        }
-        int axis = int(e % 3), i, j, k;
-        g.nodeOf(e / 3, i, j, k);
-        flag[e] = (g.at(i, j, k) < 0) != (g.at(i + (axis == 0), j + (axis == 1), k + (axis == 2)) < 0);
-      });
+  std::uint8_t* cellCases = cases_.data();
+  const std::uint8_t* caseCount = caseTriangles_.data();
+  {
+    std::uint32_t* count = counts_.data();
+    parallelFor(
+        cells + 1, EDDY_KERNEL(Index n) {
+          if (n == cells) {
+            flag[3 * std::size_t(n)] = 0;
+            count[n] = 0;
+            return;
+          }
+          int i, j, k;
+          g.nodeOf(n, i, j, k);
+          int cs = 0;
+          for (int q = 0; q < 8; ++q)
+            cs |= int(g.at(i + (q & 1), j + ((q >> 1) & 1), k + ((q >> 2) & 1)) < 0) << q;
+          // corners 1, 2 and 4 are the neighbours along x, y and z
+          bool in = cs & 1;
+          flag[3 * std::size_t(n)] = in != bool(cs & 2);
+          flag[3 * std::size_t(n) + 1] = in != bool(cs & 4);
+          flag[3 * std::size_t(n) + 2] = in != bool(cs & 16);
+          cellCases[n] = std::uint8_t(cs);
+          count[n] = caseCount[cs];
+        });
+  }
   prims.exclusiveScan(crossed_.view(), vertexAt_.view(), edges + 1);
   std::uint32_t vertexCount = 0;
   vertexAt_.download(&vertexCount, 1, std::size_t(edges));
@@ -96,33 +106,24 @@ SurfaceMeshView MarchingCubes::extract(const SurfaceGridView& g, Primitives& pri
         });
   }
 
-  // 3. each cell's triangles: counted, numbered, written as the vertices of their edges (a crossed
-  // edge always starts at a stored node: see surface_grid.h)
-  ensureCapacity(counts_, std::size_t(cells) + 1);
-  ensureCapacity(firstTriangle_, std::size_t(cells) + 1);
-  const std::uint8_t* caseCount = caseTriangles_.data();
-  const std::int8_t* caseEdges = caseEdges_.data();
-  {
-    std::uint32_t* count = counts_.data();
-    parallelFor(
-        cells + 1, EDDY_KERNEL(Index c) {
-          int i, j, k;
-          count[c] = c == cells ? 0 : caseCount[cellCase(g, c, i, j, k)];
-        });
-  }
+  // 3. each cell's triangles, numbered, written as the vertices of their edges (a crossed edge always
+  // starts at a stored node: see surface_grid.h)
   prims.exclusiveScan(counts_.view(), firstTriangle_.view(), cells + 1);
   std::uint32_t triangleCount = 0;
   firstTriangle_.download(&triangleCount, 1, std::size_t(cells));
   ensureCapacity(triangles_, 3 * std::size_t(triangleCount) + 1);
   {
+    const std::int8_t* caseEdges = caseEdges_.data();
     const std::uint32_t* first = firstTriangle_.data();
     std::uint32_t* tri = triangles_.data();
     EdgeStart es = edgeStarts();
     parallelFor(
         cells, EDDY_KERNEL(Index c) {
-          int i, j, k;
-          int cs = cellCase(g, c, i, j, k);
+          int cs = cellCases[c];
           int m = caseCount[cs];
+          if (m == 0) return;
+          int i, j, k;
+          g.nodeOf(c, i, j, k);
           std::uint32_t base = 3 * first[c];
           for (int q = 0; q < 3 * m; ++q) {
             int e = caseEdges[cs * 3 * kMaxCaseTriangles + q];
@@ -137,17 +138,18 @@ SurfaceMeshView MarchingCubes::extract(const SurfaceGridView& g, Primitives& pri
 }
 
 void MarchingCubes::download(TriangleMesh& out) const {
-  out = TriangleMesh{};
-  out.vertices = vertices_.toHost(std::size_t(mesh_.vertexCount));
-  out.normals = normals_.toHost(std::size_t(mesh_.vertexCount));
-  std::vector<std::uint32_t> flat = triangles_.toHost(3 * std::size_t(mesh_.triangleCount));
+  // into the caller's arrays, which keep their storage between frames (no fresh pages every frame)
+  static_assert(sizeof(out.triangles[0]) == 3 * sizeof(std::uint32_t));
+  out.vertices.resize(std::size_t(mesh_.vertexCount));
+  out.normals.resize(std::size_t(mesh_.vertexCount));
   out.triangles.resize(std::size_t(mesh_.triangleCount));
-  for (std::size_t t = 0; t < out.triangles.size(); ++t)
-    out.triangles[t] = {flat[3 * t], flat[3 * t + 1], flat[3 * t + 2]};
+  vertices_.download(out.vertices.data(), out.vertices.size());
+  normals_.download(out.normals.data(), out.normals.size());
+  triangles_.download(reinterpret_cast<std::uint32_t*>(out.triangles.data()), 3 * out.triangles.size());
 }
 
 std::size_t MarchingCubes::bytes() const {
-  return crossed_.bytes() + vertexAt_.bytes() + counts_.bytes() + firstTriangle_.bytes() +
+  return crossed_.bytes() + vertexAt_.bytes() + cases_.bytes() + counts_.bytes() + firstTriangle_.bytes() +
          triangles_.bytes() + vertices_.bytes() + normals_.bytes();
 }
 

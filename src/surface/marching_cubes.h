@@ -4,9 +4,9 @@
 // of the liquid (toward positive values). Vertex normals are the field's gradient by central differences
 // at the nodes, interpolated along the edge.
 //
-// Three passes over the stored nodes of the block-sparse grid, one source for the CPU and CUDA: flag the
-// crossed edges and number them (a scan), place their vertices by linear interpolation, then count, number
-// and write each cell's triangles.
+// Three passes over the stored nodes of the block-sparse grid, one source for the CPU and CUDA: each
+// node's cell case, crossed edges and triangle count (numbered by scans), then a vertex on each crossed
+// edge by linear interpolation, then each cell's triangles.
 #pragma once
 
 #include "backend/primitives.h"
@@ -40,6 +40,7 @@ class MarchingCubes {
   Buffer<std::uint8_t> caseTriangles_;  // the case table on the device
   Buffer<std::int8_t> caseEdges_;
   Buffer<std::uint32_t> crossed_, vertexAt_, counts_, firstTriangle_, triangles_;
+  Buffer<std::uint8_t> cases_;  // per stored node: the case of the cell it is the lowest corner of
   Buffer<Vec3> vertices_, normals_;
   SurfaceMeshView mesh_{};
 };

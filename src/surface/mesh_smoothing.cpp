@@ -16,12 +16,8 @@ void MeshSmoothing::pass(const SurfaceMeshView& m, Real factor) {
       m.triangleCount, EDDY_KERNEL(Index t) {
         for (int e = 0; e < 3; ++e) {
           std::uint32_t a = tri[3 * t + e], b = tri[3 * t + (e + 1) % 3];
-          Real* sa = &sums[a].x;
-          Real* sb = &sums[b].x;
-          atomicAddReal(sa, x[b].x), atomicAddReal(sa + 1, x[b].y), atomicAddReal(sa + 2, x[b].z);
-          atomicAddReal(sa + 3, Real(1));
-          atomicAddReal(sb, x[a].x), atomicAddReal(sb + 1, x[a].y), atomicAddReal(sb + 2, x[a].z);
-          atomicAddReal(sb + 3, Real(1));
+          atomicAddReal4(&sums[a].x, withW(x[b], Real(1)));
+          atomicAddReal4(&sums[b].x, withW(x[a], Real(1)));
         }
       });
   Vec3* moved = m.vertices;
@@ -51,10 +47,7 @@ void MeshSmoothing::smooth(const SurfaceMeshView& m, int iterations) {
       m.triangleCount, EDDY_KERNEL(Index t) {
         std::uint32_t a = tri[3 * t], b = tri[3 * t + 1], c = tri[3 * t + 2];
         Vec3 n = cross(x[b] - x[a], x[c] - x[a]);  // twice the area, outward
-        for (std::uint32_t v : {a, b, c}) {
-          Real* s = &sums[v].x;
-          atomicAddReal(s, n.x), atomicAddReal(s + 1, n.y), atomicAddReal(s + 2, n.z);
-        }
+        for (std::uint32_t v : {a, b, c}) atomicAddReal4(&sums[v].x, withW(n, Real(0)));
       });
   Vec3* normals = m.normals;
   parallelFor(

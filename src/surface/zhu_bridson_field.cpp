@@ -24,11 +24,7 @@ void ZhuBridsonField::build(const Vec3* positions, Index n, const SurfaceSetting
           if (s2 >= 1) return;
           Real u = 1 - s2;
           Real w = u * u * u;
-          Real* sum = sums + 4 * at;
-          atomicAddReal(sum, w);
-          atomicAddReal(sum + 1, w * d.x);
-          atomicAddReal(sum + 2, w * d.y);
-          atomicAddReal(sum + 3, w * d.z);
+          atomicAddReal4(sums + 4 * at, Vec4{w, w * d.x, w * d.y, w * d.z});
         });
       });
   // phi = |x - xbar| - r; a node no particle reaches is outside by the kernel radius

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine over a carried build (.carry/: bin/eddy, bin/eddy_gpu_tests, lib/ with oneTBB):
+# the GPU surface tests, `eddy bench --surface` at 1M, 4M and 13.35M particles, and the cost of
+# `eddy run --surface` on the dam break at 1M particles (profile.json of a run with and without).
+# Results land in $OUT (or ./gpu-results).
+source "$(dirname "$0")/gpu_env.sh"
+export EDDY_SOURCE_DIR="$PWD"
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee "$out/gpu.txt"
+./.carry/bin/eddy --version | tee -a "$out/gpu.txt"
+./.carry/bin/eddy_gpu_tests --gtest_filter="${EDDY_GPU_FILTER:-*Surface*}" 2>&1 | tee "$out/gpu_tests.log" |
+  grep -E "^\[  |^  " | tail -n 30
+sizes=${EDDY_SURFACE_SIZES:-1048576,4194304,13350000}
+./.carry/bin/eddy bench --surface --backend cuda --particles "$sizes" --settle-frames "${EDDY_SETTLE:-30}" \
+  --json "$out/bench_surface.json" 2>&1 | tee "$out/bench_surface.log"
+# the in-run cost at 1M particles (spacing from the dam break's 0.144 m^3 column)
+if [ "${EDDY_SKIP_RUN:-0}" != 1 ]; then
+  for mode in plain surface; do
+    flag=""
+    [ "$mode" = surface ] && flag="--surface --set output.particles=false"
+    ./.carry/bin/eddy run --backend cuda --frames "${EDDY_RUN_FRAMES:-20}" --set fluid.spacing=0.005157 \
+      --set output.particles=false $flag --out "/tmp/run_$mode" 2>&1 | tail -n 14 | tee "$out/run_$mode.log"
+    cp "/tmp/run_$mode/profile.json" "$out/run_${mode}_profile.json"
+  done
+fi
