@@ -315,6 +315,10 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& o) {
       ->check(CLI::PositiveNumber);
   sub->add_option("--surface-repeats", o.surfaceRepeats, "Timed reconstructions per method (default 10).")
       ->check(CLI::Range(1, 1000));
+  sub->add_option(
+      "--surface-openvdb", o.surfaceOpenVdb,
+      "Also time OpenVDB's ParticlesToLevelSet + VolumeToMesh on the same particles (CPU threads; "
+      "where eddy is built with OpenVDB). Default: true.");
   sub->add_option("--settle-frames", o.settleFrames,
                   "Frames simulated before the surface is timed (default 30).")
       ->check(CLI::Range(0, 100000));

@@ -24,6 +24,7 @@ struct BenchOptions {
   std::vector<std::string> surfaceMethods{"zhu-bridson", "yu-turk", "sph-density"};  // --surface-methods
   double surfaceCell = 2.0 / 3.0;  // --surface-cell, in particle spacings
   int surfaceRepeats = 10;         // --surface-repeats
+  bool surfaceOpenVdb = true;      // --surface-openvdb: OpenVDB's reconstruction beside (where built in)
   int settleFrames = 30;           // --settle-frames: frames the dam break runs before its surface is timed
 };
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "colliders/triangle_mesh.h"
+#include "surface/openvdb_level_set.h"
 #include "surface/surface_reconstruction.h"
 
 namespace eddy::app {
@@ -95,8 +96,11 @@ CLI::App* addSurfaceCommand(CLI::App& app, SurfaceOptions& o) {
   sub->add_option("--smooth", o.smooth, "Taubin smoothing iterations of the mesh (default 0).")
       ->check(CLI::Range(0, 1000))
       ->type_name("N");
-  sub->add_option("--format", o.format, "Mesh format: ply (binary) or obj.")
-      ->check(CLI::IsMember({"ply", "obj"}));
+  sub->add_option(
+         "--format", o.format,
+         "ply (binary mesh with normals), obj, or vdb (an OpenVDB narrow-band level set, 3 cells each "
+         "side, for Houdini and Blender; needs a build with OpenVDB).")
+      ->check(CLI::IsMember({"ply", "obj", "vdb"}));
   sub->add_option("--backend", o.backend,
                   "Where the surfaces are built: auto (the GPU where there is one), cpu or cuda.")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
@@ -104,6 +108,9 @@ CLI::App* addSurfaceCommand(CLI::App& app, SurfaceOptions& o) {
 }
 
 int surfaceCommand(const SurfaceOptions& o) {
+  if (o.format == "vdb" && !openVdbAvailable())
+    throw InputError(
+        "surface: --format vdb: this build of eddy has no OpenVDB (install libopenvdb-dev and rebuild)");
   std::vector<Frame> frames = listFrames(o.input);
   // every frame is read and checked before anything is written
   for (const Frame& f : frames) (void)loadPointCloud(f.path);
@@ -125,7 +132,10 @@ int surfaceCommand(const SurfaceOptions& o) {
     SurfaceStats stats;
     TriangleMesh mesh = reconstructSurface(particles, s, backend, &stats);
     std::string name = "surface_" + frames[i].number + "." + o.format;
-    writeTriangleMesh((fs::path(o.out) / name).string(), mesh);
+    if (o.format == "vdb")  // the exact distance to the mesh, 3 cells each side
+      writeVdbLevelSet((fs::path(o.out) / name).string(), levelSetOfMesh(mesh, s.cell, Vec3{}, 3));
+    else
+      writeTriangleMesh((fs::path(o.out) / name).string(), mesh);
     fieldMs += stats.fieldMilliseconds;
     meshMs += stats.meshMilliseconds;
     triangles += mesh.triangles.size();

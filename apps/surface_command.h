@@ -17,7 +17,7 @@ struct SurfaceOptions {
   double radius = 2;        // --radius: the kernel radius, in particle spacings
   std::string method = "zhu-bridson";  // --method: zhu-bridson, yu-turk or sph-density
   int smooth = 0;                      // --smooth: Taubin iterations
-  std::string format = "ply";          // --format: ply (binary) or obj
+  std::string format = "ply";          // --format: ply (binary), obj, or vdb (a level set)
   std::string backend = "auto";        // --backend
 };
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "colliders/triangle_mesh.h"
+#include "surface/openvdb_level_set.h"
 
 namespace {
 
@@ -348,6 +349,17 @@ TEST_F(Cli, RunWritesSurfaces) {
   EXPECT_TRUE(fs::exists(dir_ / "only" / "surface_000001.obj"));
   EXPECT_FALSE(fs::exists(dir_ / "only" / "particles_000001.ply"));
   EXPECT_NE(readText(dir_ / "only" / "profile.json").find("\"surface\""), std::string::npos);
+
+  // a level set for Houdini and Blender where OpenVDB is built in; a clear refusal where it is not
+  const CliResult vdb = run("surface both --out levelsets --spacing 0.05 --backend cpu --format vdb");
+  if (eddy::openVdbAvailable()) {
+    ASSERT_EQ(vdb.code, 0) << vdb.err;
+    EXPECT_GT(fs::file_size(dir_ / "levelsets" / "surface_000002.vdb"), 1000u);
+  } else {
+    EXPECT_EQ(vdb.code, 2);
+    EXPECT_NE(vdb.err.find("no OpenVDB"), std::string::npos) << vdb.err;
+    EXPECT_FALSE(fs::exists(dir_ / "levelsets"));
+  }
 
   for (const char* bad :
        {"--set surface.cell=3", "--set surface.method=marching", "--set surface.smooth=-1"}) {

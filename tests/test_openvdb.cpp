@@ -13,6 +13,7 @@
 
 #include "colliders/triangle_mesh.h"
 #include "surface/openvdb_level_set.h"
+#include "surface/surface_reconstruction.h"
 #include "test_support.h"
 
 #if defined(EDDY_WITH_OPENVDB)
@@ -321,6 +322,33 @@ TEST_F(OpenVdb, ReferenceSurfaceOfABall) {
   // the bounds: the union of spheres reaches R + r along the axes
   EXPECT_NEAR(report.hi.x, R + r, voxel / 2);
   EXPECT_NEAR(report.lo.y, -(R + r), voxel / 2);
+}
+
+// eddy's own surface of a ball as a level set (what `eddy surface --format vdb` writes): every sample is
+// the signed distance to the mesh, here a sphere to within the marching cubes' facets
+TEST_F(OpenVdb, LevelSetOfASurfaceMesh) {
+  EDDY_SKIP_WITHOUT_OPENVDB();
+  const Real R = 0.2f, d = 0.02f;
+  SurfaceSettings s = SurfaceSettings::fromSpacing(d);
+  TriangleMesh mesh = reconstructSurface(latticeBall(R, d), s, Backend::Cpu);
+  double radius = 0;
+  for (Vec3 v : mesh.vertices) radius += double(length(v)) / double(mesh.vertices.size());
+  LevelSetSamples set = levelSetOfMesh(mesh, s.cell, Vec3{}, 3);
+  double worst = 0, inside = 0;
+  for (std::size_t i = 0; i < set.values.size(); ++i) {
+    Vec3 x = Vec3{Real(set.coords[i][0]), Real(set.coords[i][1]), Real(set.coords[i][2])} * s.cell;
+    worst = std::max(worst, std::fabs(double(set.values[i]) - (double(length(x)) - radius)));
+    inside += set.values[i] < 0;
+  }
+  std::printf("  %zu samples (%.0f inside), largest difference from the distance to the sphere %.3f cells\n",
+              set.values.size(), inside, worst / s.cell);
+  // a shell 3 cells either side of a sphere of radius 14.8 cells: about 4 pi r^2 * 6 = 16,500 voxels
+  EXPECT_GT(set.values.size(), 12000u);
+  EXPECT_NEAR(inside / double(set.values.size()), 0.5, 0.1);
+  // measured 0.56 cells: the surface follows the lattice's terraces (its area is 2.4 % over the sphere's)
+  EXPECT_LT(worst, 0.75 * s.cell);
+  writeVdbLevelSet((dir_ / "ball.vdb").string(), set);
+  EXPECT_GT(fs::file_size(dir_ / "ball.vdb"), 10000u);
 }
 
 TEST_F(OpenVdb, ReferenceSurfaceRefusesParticlesTooSmallForTheVoxels) {

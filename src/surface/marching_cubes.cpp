@@ -21,15 +21,6 @@ EdgeStart edgeStarts() {
   return e;
 }
 
-// the field's gradient at a node by central differences (the lattice's faces are outside, nodes beyond
-// them too)
-EDDY_HD inline Vec3 nodeGradient(const SurfaceGridView& g, int i, int j, int k) {
-  Real inv = 1 / (2 * g.cell);
-  return Vec3{g.at(i + 1, j, k) - g.at(i - 1, j, k), g.at(i, j + 1, k) - g.at(i, j - 1, k),
-              g.at(i, j, k + 1) - g.at(i, j, k - 1)} *
-         inv;
-}
-
 }  // namespace
 
 MarchingCubes::MarchingCubes() {
@@ -101,7 +92,7 @@ SurfaceMeshView MarchingCubes::extract(const SurfaceGridView& g, Primitives& pri
           Real t = a / (a - b);
           v[at[e]] = g.node(i, j, k) + (g.node(i2, j2, k2) - g.node(i, j, k)) * t;
           // the normal: the field's gradient, by central differences, interpolated along the edge
-          Vec3 ga = nodeGradient(g, i, j, k), gb = nodeGradient(g, i2, j2, k2);
+          Vec3 ga = g.gradient(i, j, k), gb = g.gradient(i2, j2, k2);
           nrm[at[e]] = normalizeOr(ga + (gb - ga) * t, Vec3{0, 1, 0});
         });
   }

@@ -10,6 +10,7 @@
 
 #include <openvdb/io/File.h>
 #include <openvdb/openvdb.h>
+#include <openvdb/tools/MeshToVolume.h>
 #include <openvdb/tools/ParticlesToLevelSet.h>
 #include <openvdb/tools/Prune.h>
 #include <openvdb/tools/SignedFloodFill.h>
@@ -139,6 +140,33 @@ void writeVdbLevelSet(const std::string& path, const LevelSetSamples& samples) {
   }
 }
 
+LevelSetSamples levelSetOfMesh(const TriangleMesh& mesh, Real voxelSize, Vec3 origin, float halfWidth) {
+  initOpenVdb();
+  if (!(voxelSize > 0) || !(halfWidth > 0))
+    throw InputError("level set of a mesh: the voxel size and the half width must be positive");
+  std::vector<openvdb::Vec3s> points(mesh.vertices.size());
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    Vec3 p = mesh.vertices[i];
+    points[i] = openvdb::Vec3s(p.x, p.y, p.z);
+  }
+  std::vector<openvdb::Vec3I> triangles(mesh.triangles.size());
+  for (std::size_t i = 0; i < triangles.size(); ++i)
+    triangles[i] = openvdb::Vec3I(mesh.triangles[i][0], mesh.triangles[i][1], mesh.triangles[i][2]);
+  openvdb::math::Transform::Ptr xform = gridTransform(voxelSize, origin);
+  openvdb::FloatGrid::Ptr grid =
+      openvdb::tools::meshToLevelSet<openvdb::FloatGrid>(*xform, points, triangles, halfWidth);
+  LevelSetSamples out;
+  out.voxelSize = voxelSize;
+  out.origin = origin;
+  out.halfWidth = halfWidth;
+  for (auto it = grid->cbeginValueOn(); it; ++it) {
+    openvdb::Coord c = it.getCoord();
+    out.coords.push_back({c.x(), c.y(), c.z()});
+    out.values.push_back(*it);
+  }
+  return out;
+}
+
 OpenVdbSurface openVdbReferenceSurface(const std::vector<Vec3>& particles, Real particleRadius,
                                        Real voxelSize) {
   if (!(particleRadius > 0) || !std::isfinite(particleRadius)) {
@@ -225,6 +253,8 @@ bool openVdbAvailable() { return false; }
 std::string openVdbVersion() { return ""; }
 
 void writeVdbLevelSet(const std::string&, const LevelSetSamples&) { noOpenVdb(); }
+
+LevelSetSamples levelSetOfMesh(const TriangleMesh&, Real, Vec3, float) { noOpenVdb(); }
 
 OpenVdbSurface openVdbReferenceSurface(const std::vector<Vec3>&, Real, Real) { noOpenVdb(); }
 

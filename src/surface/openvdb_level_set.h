@@ -42,6 +42,11 @@ std::string openVdbVersion();
 // value that is not a number) and, naming the file, when it cannot be written.
 void writeVdbLevelSet(const std::string& path, const LevelSetSamples& samples);
 
+// The narrow-band signed distance (halfWidth voxels each side) to a closed mesh whose triangles face out
+// of the liquid, by OpenVDB's meshToLevelSet, as samples for writeVdbLevelSet: the exact distance to the
+// surface eddy wrote, whatever the method's own field measures. Throws InputError without OpenVDB.
+LevelSetSamples levelSetOfMesh(const TriangleMesh& mesh, Real voxelSize, Vec3 origin, float halfWidth = 3);
+
 struct OpenVdbSurface {
   TriangleMesh mesh;  // no normals
   double levelSetMilliseconds = 0, meshMilliseconds = 0;

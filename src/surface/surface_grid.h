@@ -61,6 +61,12 @@ struct SurfaceGridView {
     k = c * kSurfaceBlock + (l >> 6);
   }
   EDDY_HD Vec3 node(int i, int j, int k) const { return origin + Vec3{Real(i), Real(j), Real(k)} * cell; }
+  // the field's gradient at a node by central differences (nodes not stored read as outside)
+  EDDY_HD Vec3 gradient(int i, int j, int k) const {
+    return Vec3{at(i + 1, j, k) - at(i - 1, j, k), at(i, j + 1, k) - at(i, j - 1, k),
+                at(i, j, k + 1) - at(i, j, k - 1)} *
+           (1 / (2 * cell));
+  }
   std::int32_t storedNodes() const { return storedBlocks * kSurfaceBlockNodes; }
 
   // calls f(storage index, node position) for every stored node within `reach` of x (a box test; the
