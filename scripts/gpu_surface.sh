@@ -5,12 +5,14 @@
 # Results land in $OUT (or ./gpu-results).
 source "$(dirname "$0")/gpu_env.sh"
 export EDDY_SOURCE_DIR="$PWD"
+# OpenVDB and the libraries it needs travel compressed (57 MB unpacked: too large to carry as they are)
+[ -f .carry/vdb_libs.tar.xz ] && tar xJf .carry/vdb_libs.tar.xz -C .carry/lib
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee "$out/gpu.txt"
 ./.carry/bin/eddy --version | tee -a "$out/gpu.txt"
 ./.carry/bin/eddy_gpu_tests --gtest_filter="${EDDY_GPU_FILTER:-*Surface*}" 2>&1 | tee "$out/gpu_tests.log" |
   grep -E "^\[  |^  " | tail -n 30
 sizes=${EDDY_SURFACE_SIZES:-1048576,4194304,13350000}
-./.carry/bin/eddy bench --surface --backend cuda --particles "$sizes" --settle-frames "${EDDY_SETTLE:-30}" \
+./.carry/bin/eddy bench --surface --backend cuda --particles "$sizes" --settle-frames "${EDDY_SETTLE:-150}" \
   --json "$out/bench_surface.json" 2>&1 | tee "$out/bench_surface.log"
 # the in-run cost at 1M particles (spacing from the dam break's 0.144 m^3 column)
 if [ "${EDDY_SKIP_RUN:-0}" != 1 ]; then
