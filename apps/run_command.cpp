@@ -73,15 +73,21 @@ class FrameWriter {
         surface_(scene.surface),
         stats_(joinPath(dir_, "stats.jsonl"), std::move(statsKept)) {}
 
-  // the surface (built on the device, its mesh copied back and written) is charged to Phase::Surface;
-  // the particles' copy, encoding and writes and the stats line to Phase::Output
+  // the surfaces (built on the device, their meshes copied back) are charged to Phase::Surface; their
+  // files, the particles' copy, encoding and writes and the stats line to Phase::Output
   void write(Simulation& sim, int frame, const FrameStats& stats) {
     const bool due = frame % output_.every == 0;
     if (surface_.enabled && due) {
-      const auto t0 = Clock::now();
-      sim.buildSurface(mesh_);
-      writeTriangleMesh(joinPath(dir_, surfaceFileName(frame, surface_.format)), mesh_);
-      sim.profile().add(Phase::Surface, msSince(t0));
+      std::vector<std::string> groups = sim.surfaceGroups();
+      if (groups.empty()) groups.push_back("");  // one surface of every particle
+      for (const std::string& group : groups) {
+        auto t0 = Clock::now();
+        sim.buildSurface(mesh_, nullptr, nullptr, group);
+        sim.profile().add(Phase::Surface, msSince(t0));
+        t0 = Clock::now();
+        writeTriangleMesh(joinPath(dir_, surfaceFileName(frame, surface_.format, group)), mesh_);
+        sim.profile().add(Phase::Output, msSince(t0));
+      }
     }
     const auto t0 = Clock::now();
     if (output_.particles && due) {
@@ -149,15 +155,18 @@ void removeMatching(const std::string& dir, Match&& match) {
   for (const auto& p : doomed) std::filesystem::remove(p, ec);
 }
 
-// frame number of a frame's file ("particles_000120.ply" / ".vtu", "surface_000120.ply" / ".obj"), or -1
+// frame number of a frame's file ("particles_000120.ply" / ".vtu", "surface_000120.ply" / ".obj", a
+// material group's "surface_sand_000120.ply"), or -1
 int frameFileNumber(const std::string& name) {
   const bool surface = name.rfind("surface_", 0) == 0;
   const std::string prefix = surface ? "surface_" : "particles_";
   const std::size_t dot = name.rfind('.');
   if (name.compare(0, prefix.size(), prefix) != 0 || dot == std::string::npos || dot == prefix.size())
     return -1;
-  const std::string ext = name.substr(dot), digits = name.substr(prefix.size(), dot - prefix.size());
-  if ((ext != ".ply" && ext != (surface ? ".obj" : ".vtu")) || digits.size() > 9 ||
+  // the digits follow the last underscore (after a group's name, if any)
+  const std::size_t start = surface ? name.rfind('_', dot) + 1 : prefix.size();
+  const std::string ext = name.substr(dot), digits = name.substr(start, dot - start);
+  if ((ext != ".ply" && ext != (surface ? ".obj" : ".vtu")) || digits.empty() || digits.size() > 9 ||
       digits.find_first_not_of("0123456789") != std::string::npos)
     return -1;
   return std::stoi(digits);

@@ -5,6 +5,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -368,6 +370,45 @@ TEST_F(Cli, RunWritesSurfaces) {
     EXPECT_NE(r.err.find("surface"), std::string::npos) << bad << ": " << r.err;
     EXPECT_FALSE(fs::exists(dir_ / "bad")) << bad;
   }
+}
+
+// an MPM scene of water and sand: by default one surface per material, each around its own block only;
+// with surface.groups "all" one surface around both
+TEST_F(Cli, RunWritesASurfacePerMaterial) {
+  std::ofstream(dir_ / "two.json") << R"({
+    "solver": "mpm", "mpm": {"grid_resolution": 20},
+    "fluid": {"spacing": 0.025}, "domain": {"min": [0, 0, 0], "max": [1, 0.5, 0.5]},
+    "time": {"frames": 1},
+    "emitters": [
+      {"shape": {"type": "box", "center": [0.2, 0.15, 0.25], "half_extents": [0.1, 0.1, 0.1]}},
+      {"shape": {"type": "box", "center": [0.7, 0.15, 0.25], "half_extents": [0.1, 0.1, 0.1]},
+       "material": {"type": "sand"}}],
+    "surface": {}})";
+  const std::string args = "run two.json --backend cpu --quiet --set output.particles=false --out ";
+  const CliResult apart = run(args + "apart");
+  ASSERT_EQ(apart.code, 0) << apart.err;
+  EXPECT_FALSE(fs::exists(dir_ / "apart" / "surface_000001.ply"));
+  for (const char* group : {"water", "sand"}) {
+    const fs::path file = dir_ / "apart" / ("surface_" + std::string(group) + "_000001.ply");
+    ASSERT_TRUE(fs::exists(file)) << file;
+    TriangleMesh mesh = loadTriangleMesh(file.string());
+    EXPECT_TRUE(inspectMesh(mesh).closed()) << group;
+    // each block's surface stays within two spacings of its own block, far from the other
+    const float centre = group == std::string("water") ? 0.2f : 0.7f;
+    for (const auto& v : mesh.vertices) ASSERT_LT(std::abs(v.x - centre), 0.1f + 0.05f) << group;
+  }
+  const CliResult together = run(args + "together --set surface.groups=all");
+  ASSERT_EQ(together.code, 0) << together.err;
+  TriangleMesh both = loadTriangleMesh((dir_ / "together" / "surface_000001.ply").string());
+  EXPECT_TRUE(inspectMesh(both).closed());
+  float lo = 1, hi = 0;
+  for (const auto& v : both.vertices) lo = std::min(lo, v.x), hi = std::max(hi, v.x);
+  EXPECT_LT(lo, 0.12f);
+  EXPECT_GT(hi, 0.78f);
+  EXPECT_FALSE(fs::exists(dir_ / "together" / "surface_water_000001.ply"));
+  const CliResult bad = run(args + "bad --set surface.groups=emitter");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("surface/groups"), std::string::npos) << bad.err;
 }
 
 TEST_F(Cli, MeshInfoBadMeshIsInputError) {

@@ -369,7 +369,7 @@ TEST(SceneIo, WriterWritesEveryKeyWithShortNumbers) {
     EXPECT_TRUE(doc.contains(key)) << key;
   }
   EXPECT_EQ(doc.size(), 13u);
-  EXPECT_EQ(doc["surface"].size(), 6u);
+  EXPECT_EQ(doc["surface"].size(), 7u);
   EXPECT_EQ(doc["surface"]["enabled"], false);
   EXPECT_EQ(doc["pbf"].size(), 12u);
   EXPECT_EQ(doc["wcsph"].size(), 6u);

@@ -26,8 +26,8 @@ std::string encodeVtu(const HostParticles& p);
 
 // "particles_000120.ply" (format "ply" or "vtk" -> ".vtu")
 std::string particleFileName(int frame, const std::string& format);
-// "surface_000120.ply" (format "ply" or "obj")
-std::string surfaceFileName(int frame, const std::string& format);
+// "surface_000120.ply" (format "ply" or "obj"), or "surface_sand_000120.ply" for a material group's surface
+std::string surfaceFileName(int frame, const std::string& format, const std::string& group = {});
 
 // one JSON object per line: frame, time, particles, mean_density_error, max_density_error,
 // kinetic_energy, bounds_min, bounds_max, max_speed, substeps, held_in

@@ -178,6 +178,9 @@ struct SurfaceDesc {
   Real radius = 2;                     // "radius": kernel radius, in particle spacings
   int smooth = 0;                      // "smooth": Taubin smoothing iterations
   std::string format = "ply";          // "format": "ply" (binary, with normals) | "obj"
+  // "groups": "material" (MPM: one surface per material type, water apart from sand and snow, written as
+  // surface_<type>_NNNNNN) | "all" (one surface of every particle)
+  std::string groups = "material";
 };
 
 struct SceneDesc {

@@ -111,9 +111,13 @@ class Simulation {
   virtual std::vector<std::string> warnings() const = 0;
   // Between frames: the liquid's surface by the scene's "surface" settings (or the ones given), built on
   // the device from the particles where they are (only the mesh comes back to the host); the first call,
-  // and a call with other settings, sets the reconstruction up.
+  // and a call with other settings, sets the reconstruction up. `group` names one of surfaceGroups(), or
+  // is empty for every particle.
   virtual void buildSurface(TriangleMesh& out, SurfaceStats* stats = nullptr,
-                            const SurfaceSettings* settings = nullptr) = 0;
+                            const SurfaceSettings* settings = nullptr, const std::string& group = {}) = 0;
+  // the material types that get surfaces of their own (surface.groups "material" in an MPM scene of
+  // several materials); empty when one surface holds every particle
+  virtual std::vector<std::string> surfaceGroups() const = 0;
   // sets particle i's position and velocity (tests and tools: injecting a fault into a running scene)
   virtual void overwriteParticle(std::int64_t i, Vec3 x, Vec3 v) = 0;
 };

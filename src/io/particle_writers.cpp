@@ -178,13 +178,13 @@ std::string particleFileName(int frame, const std::string& format) {
   return buf;
 }
 
-std::string surfaceFileName(int frame, const std::string& format) {
+std::string surfaceFileName(int frame, const std::string& format, const std::string& group) {
   if (format != "ply" && format != "obj")
     throw InputError("unknown surface format '" + format + "' (expected \"ply\" or \"obj\")");
   if (frame < 0) throw InputError("negative frame number " + std::to_string(frame));
   char buf[64];
-  std::snprintf(buf, sizeof buf, "surface_%06d.%s", frame, format.c_str());
-  return buf;
+  std::snprintf(buf, sizeof buf, "%06d.%s", frame, format.c_str());
+  return (group.empty() ? "surface_" : "surface_" + group + "_") + buf;
 }
 
 }  // namespace eddy

@@ -61,6 +61,7 @@ inline constexpr std::array<std::string_view, 2> kLattices{"cubic", "bcc"};
 inline constexpr std::array<std::string_view, 2> kOutputFormats{"ply", "vtk"};
 inline constexpr std::array<std::string_view, 3> kSurfaceMethods{"zhu-bridson", "yu-turk", "sph-density"};
 inline constexpr std::array<std::string_view, 2> kSurfaceFormats{"ply", "obj"};
+inline constexpr std::array<std::string_view, 2> kSurfaceGroups{"material", "all"};
 inline constexpr std::array<std::string_view, 3> kMpmTransfers{"apic", "pic", "flip"};
 inline constexpr std::array<std::string_view, 3> kMpmBoundaries{"separate", "slip", "sticky"};
 inline constexpr std::array<std::string_view, 2> kMpmEquationsOfState{"linear", "tait"};
@@ -218,7 +219,7 @@ inline const std::array<Field<OutputDesc>, 3> kOutputFields{{
     {.key = "particles", .member = &OutputDesc::particles},
 }};
 
-inline const std::array<Field<SurfaceDesc>, 6> kSurfaceFields{{
+inline const std::array<Field<SurfaceDesc>, 7> kSurfaceFields{{
     {.key = "enabled", .member = &SurfaceDesc::enabled},
     {.key = "method", .member = &SurfaceDesc::method, .choices = kSurfaceMethods},
     // a cell larger than the kernel radius would step over the kernel's whole support
@@ -226,6 +227,7 @@ inline const std::array<Field<SurfaceDesc>, 6> kSurfaceFields{{
     {.key = "radius", .member = &SurfaceDesc::radius, .range = open(0, 16)},
     {.key = "smooth", .member = &SurfaceDesc::smooth, .range = closed(0, 1000)},
     {.key = "format", .member = &SurfaceDesc::format, .choices = kSurfaceFormats},
+    {.key = "groups", .member = &SurfaceDesc::groups, .choices = kSurfaceGroups},
 }};
 
 }  // namespace eddy::scene_keys

@@ -33,7 +33,7 @@ constexpr std::size_t kBytesPerParticle = 768;
 
 }  // namespace
 
-FluidSimulation::FluidSimulation(const SceneDesc& scene) : scene_(scene) {
+FluidSimulation::FluidSimulation(const SceneDesc& scene) : scene_(scene), surfaceGroups_(scene) {
   kernels_ = SphKernels::make(scene.fluid.supportRatio * scene.fluid.spacing);
   particleMass_ = latticeMass(scene.fluid, kernels_);
   wall_ = WallKernel::make(kernels_, scene.fluid.spacing, particleMass_, scene.fluid.restDensity);
@@ -242,16 +242,18 @@ std::vector<std::string> FluidSimulation::warnings() const {
   return w;
 }
 
-void FluidSimulation::buildSurface(TriangleMesh& out, SurfaceStats* stats, const SurfaceSettings* settings) {
+void FluidSimulation::buildSurface(TriangleMesh& out, SurfaceStats* stats, const SurfaceSettings* settings,
+                                   const std::string& group) {
   if (settings && surface_ && !(surface_->settings() == *settings)) surface_.reset();
   if (!surface_)
     surface_ = std::make_unique<SurfaceReconstructor>(settings ? *settings : surfaceSettingsFor(scene_));
-  Index n = particles_.size();
+  Index n = 0;
+  const Vec3* positions = surfaceGroups_.positions(particles_, group, prims_, n);
   if (n == 0) {
-    out = TriangleMesh{};  // no liquid yet (a nozzle that has not started): an empty surface
+    out = TriangleMesh{};  // no liquid yet (a nozzle that has not started), or none of this material
     return;
   }
-  surface_->reconstruct(particles_.vec3(attr::kPosition).data, n, out, stats);
+  surface_->reconstruct(positions, n, out, stats);
 }
 
 void FluidSimulation::overwriteParticle(std::int64_t i, Vec3 x, Vec3 v) {
@@ -447,7 +449,7 @@ void FluidSimulation::restoreState(const SimulationState& s) {
 std::size_t FluidSimulation::deviceMemoryBytes() const {
   return particles_.bytes() + grid_.bytes() + prims_.scratchBytes() + colliders_.bytes() + barriers_.bytes() +
          keyframes_.bytes() + meshBytes() + statsScratch_.bytes() + solver_->deviceBytes() +
-         (surface_ ? surface_->bytes() : 0);
+         (surface_ ? surface_->bytes() : 0) + surfaceGroups_.bytes();
 }
 
 std::unique_ptr<Simulation> makeSimulation(const SceneDesc& scene) {

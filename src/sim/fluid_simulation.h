@@ -11,6 +11,7 @@
 #include "colliders/mesh_sdf.h"
 #include "emitters/nozzle_emitter.h"
 #include "io/blow_up_report.h"
+#include "sim/surface_groups.h"
 #include "solvers/solver.h"
 #include "surface/surface_reconstructor.h"
 
@@ -38,7 +39,8 @@ class FluidSimulation final : public Simulation {
   std::size_t deviceMemoryBytes() const override;
   void overwriteParticle(std::int64_t i, Vec3 x, Vec3 v) override;
   void buildSurface(TriangleMesh& out, SurfaceStats* stats = nullptr,
-                    const SurfaceSettings* settings = nullptr) override;
+                    const SurfaceSettings* settings = nullptr, const std::string& group = {}) override;
+  std::vector<std::string> surfaceGroups() const override { return surfaceGroups_.names(); }
   std::vector<std::string> warnings() const override;
 
   // the substep time.adaptive allows (public: CUDA lambdas cannot live in private members)
@@ -62,6 +64,7 @@ class FluidSimulation final : public Simulation {
   SceneDesc scene_;
   ParticleSet particles_;
   std::unique_ptr<SurfaceReconstructor> surface_;  // made by the first buildSurface
+  SurfaceGroups surfaceGroups_;
   NeighborGrid grid_;
   Primitives prims_;
   PhaseTimers timers_;
