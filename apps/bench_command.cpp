@@ -309,7 +309,10 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& o) {
   sub->add_flag("--surface", o.surface,
                 "Time surface reconstruction (field, marching cubes) instead of substeps, on the dam break "
                 "after --settle-frames frames, per method; --particles defaults stay.");
-  sub->add_option("--surface-methods", o.surfaceMethods, "Methods to time (default: all three).")
+  sub->add_option("--surface-methods", o.surfaceMethods,
+                  "Comma-separated methods to time (default: all three).")
+      ->type_name("METHOD,...")
+      ->delimiter(',')
       ->check(CLI::IsMember({"zhu-bridson", "yu-turk", "sph-density"}));
   sub->add_option("--surface-cell", o.surfaceCell, "Grid cell in particle spacings (default 2/3: h / 3).")
       ->check(CLI::PositiveNumber);

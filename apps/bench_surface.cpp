@@ -65,6 +65,10 @@ std::vector<MethodResult> measureSize(const SceneDesc& base, double volume, long
   scene.fluid.spacing = Real(std::cbrt(volume / double(n)));
   std::unique_ptr<Simulation> sim = createSimulation(scene, backend);
   for (int f = 0; f < o.settleFrames; ++f) sim->advanceFrame();
+  // what the surfaces' volumes are to be read against: each particle's share of the rest lattice
+  const double spacing = scene.fluid.spacing;
+  std::printf("%12lld  particles x spacing^3 = %.5f m3\n", sim->particleCount(),
+              double(sim->particleCount()) * spacing * spacing * spacing);
   std::vector<MethodResult> results;
   for (const std::string& name : o.surfaceMethods) {
     MethodResult r;
@@ -102,7 +106,7 @@ std::vector<MethodResult> measureSize(const SceneDesc& base, double volume, long
     printRow(r);
   }
   // OpenVDB's ParticlesToLevelSet + VolumeToMesh on the same particles at the same voxel size (its CPU
-  // threads): every particle a sphere of about one spacing's radius
+  // threads)
   if (o.surfaceOpenVdb && openVdbAvailable()) {
     MethodResult r;
     r.requested = n;
@@ -112,9 +116,12 @@ std::vector<MethodResult> measureSize(const SceneDesc& base, double volume, long
       HostParticles host;
       sim->copyParticles(host);
       Real cell = Real(o.surfaceCell) * scene.fluid.spacing;
-      // 5 % over the spacing: OpenVDB refuses spheres under 1.5 voxels, which one spacing is at h / 3
+      // Spheres of radius sqrt(3)/2 spacings, the smallest that leave no gap in the cubic rest lattice.
+      // OpenVDB refuses to rasterise spheres under 1.5 voxels (one spacing at h / 3), so it rasterises
+      // larger ones and meshes their level set that much below zero: the union of the smaller spheres.
+      const Real spacing = scene.fluid.spacing;
       OpenVdbSurface vdb = openVdbReferenceSurface(
-          host.position, std::max(Real(1.05) * scene.fluid.spacing, Real(1.55) * cell), cell);
+          host.position, std::max(Real(1.05) * spacing, Real(1.55) * cell), cell, Real(0.8660254) * spacing);
       r.fieldMs = vdb.levelSetMilliseconds, r.meshMs = vdb.meshMilliseconds;
       r.totalMs = r.fieldMs + r.meshMs;
       r.vertices = vdb.mesh.vertices.size(), r.triangles = vdb.mesh.triangles.size();

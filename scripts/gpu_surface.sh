@@ -11,6 +11,14 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee "$out
 ./.carry/bin/eddy --version | tee -a "$out/gpu.txt"
 ./.carry/bin/eddy_gpu_tests --gtest_filter="${EDDY_GPU_FILTER:-*Surface*}" 2>&1 | tee "$out/gpu_tests.log" |
   grep -E "^\[  |^  " | tail -n 30
+# where Nsight Systems is installed, a kernel-by-kernel summary of the Zhu-Bridson surface at 1M particles
+nsys=$(command -v nsys || ls /opt/nvidia/nsight-systems/*/bin/nsys /usr/local/cuda/bin/nsys 2>/dev/null | head -1)
+if [ "${EDDY_NSYS:-0}" = 1 ] && [ -n "$nsys" ]; then
+  "$nsys" profile -o /tmp/surface_profile --force-overwrite true ./.carry/bin/eddy bench --surface --backend cuda \
+    --particles 1048576 --settle-frames 20 --surface-methods zhu-bridson >/dev/null 2>&1
+  "$nsys" stats --report cuda_gpu_kern_sum --format csv /tmp/surface_profile.nsys-rep 2>/dev/null |
+    cut -d, -f1-4,9 | head -n 40 | tee "$out/surface_kernels.csv"
+fi
 sizes=${EDDY_SURFACE_SIZES:-1048576,4194304,13350000}
 ./.carry/bin/eddy bench --surface --backend cuda --particles "$sizes" --settle-frames "${EDDY_SETTLE:-150}" \
   --json "$out/bench_surface.json" 2>&1 | tee "$out/bench_surface.log"

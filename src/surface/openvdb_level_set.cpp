@@ -168,7 +168,7 @@ LevelSetSamples levelSetOfMesh(const TriangleMesh& mesh, Real voxelSize, Vec3 or
 }
 
 OpenVdbSurface openVdbReferenceSurface(const std::vector<Vec3>& particles, Real particleRadius,
-                                       Real voxelSize) {
+                                       Real voxelSize, Real meshRadius) {
   if (!(particleRadius > 0) || !std::isfinite(particleRadius)) {
     throw InputError("OpenVDB reference surface: the particle radius must be positive (got " +
                      numberText(particleRadius) + " m)");
@@ -184,6 +184,14 @@ OpenVdbSurface openVdbReferenceSurface(const std::vector<Vec3>& particles, Real 
                        " has a position that is not "
                        "finite");
     }
+  }
+  if (meshRadius == 0) meshRadius = particleRadius;
+  // the level set is stored 3 voxels deep: the mesh's isovalue stays 2.5 voxels inside at most
+  const Real smallest = std::max(Real(0.5) * voxelSize, particleRadius - Real(2.5) * voxelSize);
+  if (!(meshRadius >= smallest && meshRadius <= particleRadius)) {
+    throw InputError("OpenVDB reference surface: the mesh radius must lie between " + numberText(smallest) +
+                     " m and the particle radius (" + numberText(particleRadius) + " m); got " +
+                     numberText(meshRadius) + " m");
   }
   OpenVdbSurface out;
   if (particles.empty()) return out;
@@ -217,7 +225,7 @@ OpenVdbSurface openVdbReferenceSurface(const std::vector<Vec3>& particles, Real 
   start = std::chrono::steady_clock::now();
   std::vector<openvdb::Vec3s> points;
   std::vector<openvdb::Vec4I> quads;
-  openvdb::tools::volumeToMesh(*grid, points, quads, /*isovalue=*/0.0);
+  openvdb::tools::volumeToMesh(*grid, points, quads, double(meshRadius) - radius);
   TriangleMesh& mesh = out.mesh;
   mesh.vertices.resize(points.size());
   for (std::size_t i = 0; i < points.size(); ++i)
@@ -256,7 +264,7 @@ void writeVdbLevelSet(const std::string&, const LevelSetSamples&) { noOpenVdb();
 
 LevelSetSamples levelSetOfMesh(const TriangleMesh&, Real, Vec3, float) { noOpenVdb(); }
 
-OpenVdbSurface openVdbReferenceSurface(const std::vector<Vec3>&, Real, Real) { noOpenVdb(); }
+OpenVdbSurface openVdbReferenceSurface(const std::vector<Vec3>&, Real, Real, Real) { noOpenVdb(); }
 
 }  // namespace eddy
 

@@ -55,14 +55,18 @@ struct OpenVdbSurface {
 
 // OpenVDB's own reconstruction of the particles: ParticlesToLevelSet::rasterizeSpheres with every particle
 // a sphere of radius particleRadius (m), into a level set of voxel size voxelSize (m) and half width 3
-// voxels, then volumeToMesh at isovalue 0 (quads split into two triangles each; triangles wound
+// voxels, then volumeToMesh (quads split into two triangles each; triangles wound
 // counter-clockwise seen from outside, so normals by the right-hand rule face out of the liquid).
 // levelSetMilliseconds times the rasterisation (with the grid's creation and pruning), meshMilliseconds
 // volumeToMesh and the copy into the TriangleMesh; both run on OpenVDB's TBB threads (all cores). No
 // particles: an empty mesh. Throws InputError for a radius or voxel size that is not positive and finite,
 // a particle position that is not finite, and when OpenVDB would ignore the particles: it rasterises
 // spheres with radius / voxel size between 1.5 and 100 only (the message gives the ratio and the bounds).
+// meshRadius (0: particleRadius) meshes the level set at isovalue meshRadius - particleRadius: the union of
+// spheres of that smaller radius (the level set is the minimum of the spheres' distances), so spheres
+// under OpenVDB's 1.5 voxels can be compared too; it must lie within the band stored (2.5 voxels below the
+// radius at most) and be at least half a voxel.
 OpenVdbSurface openVdbReferenceSurface(const std::vector<Vec3>& particles, Real particleRadius,
-                                       Real voxelSize);
+                                       Real voxelSize, Real meshRadius = 0);
 
 }  // namespace eddy

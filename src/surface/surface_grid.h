@@ -69,21 +69,31 @@ struct SurfaceGridView {
   }
   std::int32_t storedNodes() const { return storedBlocks * kSurfaceBlockNodes; }
 
-  // calls f(storage index, node position) for every stored node within `reach` of x (a box test; the
-  // caller measures the distance it needs)
+  // calls f(storage index, node position) for every stored node within `reach` of x: the box's rows are
+  // clipped to the sphere (half the box's nodes), padded by a thousandth of a cell against rounding, so
+  // the caller still measures the distance it needs
   template <class F>
   EDDY_HD void forNodesNear(Vec3 x, Real reach, F&& f) const {
     Real inv = 1 / cell;
-    Vec3 a = (x - origin - Vec3{reach, reach, reach}) * inv,
-         b = (x - origin + Vec3{reach, reach, reach}) * inv;
-    int i0 = int(ceilf(a.x)), j0 = int(ceilf(a.y)), k0 = int(ceilf(a.z));
-    int i1 = int(floorf(b.x)), j1 = int(floorf(b.y)), k1 = int(floorf(b.z));
-    for (int k = k0; k <= k1; ++k)
-      for (int j = j0; j <= j1; ++j)
+    Vec3 a = (x - origin) * inv;  // x in node units
+    Real r = reach * inv + Real(1e-3), r2 = r * r;
+    int k0 = int(ceilf(a.z - r)), k1 = int(floorf(a.z + r));
+    for (int k = k0; k <= k1; ++k) {
+      Real dz = Real(k) - a.z, rz2 = r2 - dz * dz;
+      if (rz2 <= 0) continue;
+      Real rz = sqrtf(rz2);
+      int j0 = int(ceilf(a.y - rz)), j1 = int(floorf(a.y + rz));
+      for (int j = j0; j <= j1; ++j) {
+        Real dy = Real(j) - a.y, ry2 = rz2 - dy * dy;
+        if (ry2 <= 0) continue;
+        Real ry = sqrtf(ry2);
+        int i0 = int(ceilf(a.x - ry)), i1 = int(floorf(a.x + ry));
         for (int i = i0; i <= i1; ++i) {
           long long at = storageOf(i, j, k);
           if (at >= 0) f(std::size_t(at), node(i, j, k));
         }
+      }
+    }
   }
 };
 
@@ -92,10 +102,11 @@ struct SurfaceGridView {
 namespace eddy::EDDY_NS {
 
 // buffers of the surface pipeline grow, never shrink: one built every frame allocates only when the liquid
-// grows
+// grows, and then with half as much again to spare, so a splash that spreads frame by frame does not
+// reallocate every frame
 template <class T>
 void ensureCapacity(Buffer<T>& b, std::size_t count) {
-  if (b.size() < count) b = Buffer<T>(kDevice, count);
+  if (b.size() < count) b = Buffer<T>(kDevice, b.size() == 0 ? count : count + count / 2);
 }
 
 // the owner of a block-sparse grid's layout and values
