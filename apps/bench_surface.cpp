@@ -144,6 +144,7 @@ int benchSurface(const BenchOptions& o, const SceneDesc& base, double volume, Ba
       "%d after a warm-up\n",
       o.settleFrames, backendName(backend), deviceDescription(backend).c_str(), o.surfaceCell,
       o.surfaceRepeats);
+  for (const std::string& set : o.overrides) std::printf("  scene: --set %s\n", set.c_str());
   std::printf("%12s  %-12s %9s %9s %9s %9s %11s %12s %9s %10s\n", "particles", "method", "field ms",
               "mesh ms", "total ms", "copy ms", "triangles", "grid nodes", "MiB", "volume m3");
   std::vector<MethodResult> all;
@@ -166,6 +167,7 @@ int benchSurface(const BenchOptions& o, const SceneDesc& base, double volume, Ba
     j["backend"] = backendName(backend);
     j["device"] = deviceDescription(backend);
     j["settle_frames"] = o.settleFrames;
+    j["overrides"] = o.overrides;
     j["cell_spacings"] = o.surfaceCell;
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
     for (const MethodResult& r : all)
