@@ -4,8 +4,9 @@
 //
 // Per particle i, over the neighbours j within r = 2R (found through the neighbour grid):
 //   w_ij = 1 - (|x_j - x_i| / r)^3,  x_i^w = sum_j w_ij x_j / sum_j w_ij,
-//   C_i = sum_j w_ij (x_j - x_i^w)(x_j - x_i^w)^T / sum_j w_ij = R diag(s1, s2, s3) R^T   (SVD, s1 >= s2 >=
-//   s3) S_i = k_s diag(s1, max(s2, s1 / k_r), max(s3, s1 / k_r))  with more than N_eps neighbours, else k_n I
+//   C_i = sum_j w_ij (x_j - x_i^w)(x_j - x_i^w)^T / sum_j w_ij = R diag(s1, s2, s3) R^T
+//         (SVD, s1 >= s2 >= s3)
+//   S_i = k_s diag(s1, max(s2, s1 / k_r), max(s3, s1 / k_r))  with more than N_eps neighbours, else k_n I
 //   G_i = R S_i^-1 R^T / R_k,   centre xbar_i = (1 - lambda) x_i + lambda x_i^w   (Laplacian smoothing)
 // and the colour field of the stretched kernels,
 //   c(x) = sum_i V_i det(G_i) P(|G_i (x - xbar_i)|),  phi = c0 - c(x),
