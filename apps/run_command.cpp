@@ -193,7 +193,7 @@ std::string statsUpToCheckpoint(const std::string& dir, const SimulationState& s
     };
     const bool ok = field("frame") == frame &&
                     (frame < state.frame ||
-                     (field("substeps") == state.substeps && field("particles") == state.particles));
+                     (field("substeps_total") == state.substeps && field("particles") == state.particles));
     if (!ok)
       throw InputError(path + ": line " + std::to_string(frame + 1) + " is not frame " +
                        std::to_string(frame) + " of the run that wrote " + checkpoint + " (" +

@@ -145,7 +145,12 @@ TEST_F(Cli, TinyRunWritesEveryFile) {
   for (const char* name : {"particles_000000.ply", "particles_000001.ply", "particles_000002.ply",
                            "stats.jsonl", "profile.json", "scene.json"})
     EXPECT_TRUE(fs::is_regular_file(out / name)) << name;
-  EXPECT_EQ(countLines(readText(out / "stats.jsonl")), 3);
+  const std::string stats = readText(out / "stats.jsonl");
+  EXPECT_EQ(countLines(stats), 3);
+  // the dam break takes 4 substeps a frame: each line has its frame's, and the running total
+  EXPECT_NE(stats.find("\"substeps\":0,\"substeps_total\":0,"), std::string::npos) << stats;
+  EXPECT_NE(stats.find("\"substeps\":4,\"substeps_total\":4,"), std::string::npos) << stats;
+  EXPECT_NE(stats.find("\"substeps\":4,\"substeps_total\":8,"), std::string::npos) << stats;
   for (const auto& entry : fs::directory_iterator(out))
     EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos) << entry.path();
 }

@@ -388,6 +388,7 @@ FrameStats sampleStats() {
   s.boundsMax = {1.0f / 3.0f, 2.5f, 1e30f};
   s.maxSpeed = 3.75;
   s.substeps = 1234567890123LL;
+  s.frameSubsteps = 7;
   s.heldIn = 17;
   return s;
 }
@@ -397,16 +398,18 @@ TEST(OutputStats, JsonLineHasKeysAndRoundTrips) {
   const std::string line = statsJsonLine(s);
   EXPECT_EQ(line.find('\n'), std::string::npos);
   const auto j = nlohmann::json::parse(line);
-  for (const char* key : {"frame", "time", "particles", "mean_density_error", "max_density_error",
-                          "kinetic_energy", "bounds_min", "bounds_max", "max_speed", "substeps", "held_in"})
+  for (const char* key :
+       {"frame", "time", "particles", "mean_density_error", "max_density_error", "kinetic_energy",
+        "bounds_min", "bounds_max", "max_speed", "substeps", "substeps_total", "held_in"})
     EXPECT_TRUE(j.contains(key)) << key;
-  EXPECT_EQ(j.size(), 11u);
+  EXPECT_EQ(j.size(), 12u);
   EXPECT_EQ(j["frame"].get<int>(), 42);
   EXPECT_EQ(j["time"].get<double>(), s.time);
   EXPECT_EQ(j["particles"].get<std::int64_t>(), 28160);
   EXPECT_EQ(j["mean_density_error"].get<double>(), s.meanDensityError);
   EXPECT_EQ(j["kinetic_energy"].get<double>(), s.kineticEnergy);
-  EXPECT_EQ(j["substeps"].get<std::int64_t>(), s.substeps);
+  EXPECT_EQ(j["substeps"].get<std::int64_t>(), s.frameSubsteps);
+  EXPECT_EQ(j["substeps_total"].get<std::int64_t>(), s.substeps);
   EXPECT_EQ(j["held_in"].get<std::int64_t>(), 17);
   const float mins[3] = {s.boundsMin.x, s.boundsMin.y, s.boundsMin.z};
   const float maxs[3] = {s.boundsMax.x, s.boundsMax.y, s.boundsMax.z};

@@ -30,7 +30,7 @@ std::string particleFileName(int frame, const std::string& format);
 std::string surfaceFileName(int frame, const std::string& format, const std::string& group = {});
 
 // one JSON object per line: frame, time, particles, mean_density_error, max_density_error,
-// kinetic_energy, bounds_min, bounds_max, max_speed, substeps, held_in
+// kinetic_energy, bounds_min, bounds_max, max_speed, substeps (this frame's), substeps_total, held_in
 std::string statsJsonLine(const FrameStats& s);
 
 // Appends frames to DIR/stats.jsonl; the whole file is rewritten atomically after each frame. `kept`:

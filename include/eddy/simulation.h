@@ -23,13 +23,14 @@ struct FrameStats {
   std::int64_t particles = 0;
   // density errors, rho0 the rest density of each particle's own material (fluid.rest_density where none
   // given)
-  double meanDensityError = 0;    // mean of max(0, rho/rho0 - 1)
-  double maxDensityError = 0;     // max of max(0, rho/rho0 - 1)
-  double kineticEnergy = 0;       // J
-  Vec3 boundsMin{}, boundsMax{};  // m
-  double maxSpeed = 0;            // m/s
-  std::int64_t substeps = 0;      // substeps so far
-  std::int64_t heldIn = 0;        // clamps of particles back into the domain in this frame's substeps (MPM)
+  double meanDensityError = 0;     // mean of max(0, rho/rho0 - 1)
+  double maxDensityError = 0;      // max of max(0, rho/rho0 - 1)
+  double kineticEnergy = 0;        // J
+  Vec3 boundsMin{}, boundsMax{};   // m
+  double maxSpeed = 0;             // m/s
+  std::int64_t substeps = 0;       // substeps so far (stats.jsonl: substeps_total)
+  std::int64_t frameSubsteps = 0;  // substeps of this frame (stats.jsonl: substeps)
+  std::int64_t heldIn = 0;         // clamps of particles back into the domain in this frame's substeps (MPM)
 };
 
 // host copy of the attributes that output writes

@@ -41,7 +41,8 @@ std::string statsJsonLine(const FrameStats& s) {
   j["bounds_min"] = vecJson(s.boundsMin);
   j["bounds_max"] = vecJson(s.boundsMax);
   j["max_speed"] = s.maxSpeed;
-  j["substeps"] = s.substeps;
+  j["substeps"] = s.frameSubsteps;
+  j["substeps_total"] = s.substeps;
   j["held_in"] = s.heldIn;
   // non-finite numbers become null, which keeps every line valid JSON
   return j.dump();

@@ -299,6 +299,7 @@ void FluidSimulation::advanceSubstep(Real dt) {
 void FluidSimulation::advanceFrame() {
   const TimeDesc& t = scene_.time;
   heldInAtFrameStart_ = solver_->heldInCount();
+  substepsAtFrameStart_ = substeps_;
   double frameEnd = double(frame_ + 1) / t.fps;
   Real fixedDt = Real(1) / (t.fps * Real(t.substeps));
   int taken = 0;
@@ -328,6 +329,7 @@ FrameStats FluidSimulation::stats() {
   s.frame = frame_;
   s.time = time_;
   s.substeps = substeps_;
+  s.frameSubsteps = substeps_ - substepsAtFrameStart_;
   Index n = particles_.size();
   s.particles = n;
   s.heldIn = solver_->heldInCount() - heldInAtFrameStart_;
@@ -443,6 +445,7 @@ void FluidSimulation::restoreState(const SimulationState& s) {
   frame_ = s.frame;
   time_ = s.time;
   substeps_ = s.substeps;
+  substepsAtFrameStart_ = s.substeps;
   heldInAtFrameStart_ = solver_->heldInCount();
 }
 

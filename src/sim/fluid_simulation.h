@@ -85,6 +85,7 @@ class FluidSimulation final : public Simulation {
   double time_ = 0;
   std::int64_t substeps_ = 0;
   std::int64_t heldInAtFrameStart_ = 0;
+  std::int64_t substepsAtFrameStart_ = 0;
 };
 
 std::unique_ptr<Simulation> makeSimulation(const SceneDesc& scene);
