@@ -191,9 +191,11 @@ std::string statsUpToCheckpoint(const std::string& dir, const SimulationState& s
     auto field = [&j](const char* key) -> std::int64_t {
       return j.is_object() && j.contains(key) && j[key].is_number_integer() ? j[key].get<std::int64_t>() : -1;
     };
-    const bool ok = field("frame") == frame &&
-                    (frame < state.frame ||
-                     (field("substeps_total") == state.substeps && field("particles") == state.particles));
+    // the running total of substeps (runs before substeps_total wrote it as "substeps")
+    auto total = [&] { return j.contains("substeps_total") ? field("substeps_total") : field("substeps"); };
+    const bool ok =
+        field("frame") == frame &&
+        (frame < state.frame || (total() == state.substeps && field("particles") == state.particles));
     if (!ok)
       throw InputError(path + ": line " + std::to_string(frame + 1) + " is not frame " +
                        std::to_string(frame) + " of the run that wrote " + checkpoint + " (" +
