@@ -3,12 +3,15 @@
 # with a toolkit in /usr/local/cuda (or nvcc on PATH) the CUDA backend is built as well. OpenVDB
 # (libopenvdb-dev) is optional too (EDDY_OPENVDB=AUTO builds with it where found): .vdb level-set output and
 # OpenVDB's reference surface for benchmarks. Debian's libopenvdb-dev lacks two of its own dependencies: its
-# headers include Boost and its FindOpenVDB.cmake asks for Boost iostreams and zlib, hence the last two.
+# headers include Boost and its FindOpenVDB.cmake asks for Boost iostreams and zlib, hence the two after it.
+# The renderer (src/render) draws with OpenGL through EGL and writes PNGs: the EGL and GL headers and GLVND's
+# loaders, libpng, and Mesa's EGL and llvmpipe driver so that machines without a GPU draw too.
 set -euo pipefail
 
 packages=(build-essential cmake ninja-build pkg-config libtbb-dev nlohmann-json3-dev libcli11-dev
           libgtest-dev libgmock-dev libbenchmark-dev libtinyobjloader-dev
-          libopenvdb-dev libboost-iostreams-dev zlib1g-dev)
+          libopenvdb-dev libboost-iostreams-dev zlib1g-dev
+          libegl-dev libopengl-dev libgl-dev libpng-dev libegl-mesa0 libgl1-mesa-dri)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,49 @@
+// Particles as spheres: one camera-facing quad per particle, ray-cast against the sphere in the fragment
+// shader, so silhouettes, shading and depth are those of true spheres (correct overlaps, no point-size
+// limit). Coloured by a scalar (speed) through a colour map whose low end is kColorLow, lit by a headlight;
+// a sphere's centre pixel shows its colour unshaded. Drawn into an offscreen framebuffer and read back.
+#pragma once
+
+#include <eddy/vec3.h>
+
+#include <memory>
+#include <vector>
+
+#include "render/camera.h"
+#include "render/image.h"
+
+namespace eddy::render {
+
+struct Rgb {
+  float r, g, b;
+};
+
+// the colour map's ends (speed 0 and speed >= the map's top) and the background
+inline constexpr Rgb kColorLow{0.10f, 0.30f, 0.85f};
+inline constexpr Rgb kColorHigh{0.95f, 0.95f, 1.00f};
+inline constexpr Rgb kBackground{0.93f, 0.93f, 0.91f};
+
+struct ParticleStyle {
+  float radius = 0.01f;  // m
+  float valueTop = 1;    // the value mapped to kColorHigh (speed in m/s)
+};
+
+class ParticleRenderer {
+ public:
+  // needs a current OpenGL 4.3 context (HeadlessGl); throws InputError for a size beyond the GL's limit
+  ParticleRenderer(int width, int height);
+  ~ParticleRenderer();
+  ParticleRenderer(const ParticleRenderer&) = delete;
+  ParticleRenderer& operator=(const ParticleRenderer&) = delete;
+
+  // values: one per particle (speed), or empty for the low end everywhere
+  Image render(const std::vector<Vec3>& positions, const std::vector<float>& values, const Camera& camera,
+               const ParticleStyle& style);
+
+ private:
+  struct Gl;
+  std::unique_ptr<Gl> gl_;
+  int width_, height_;
+};
+
+}  // namespace eddy::render

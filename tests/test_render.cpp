@@ -1,0 +1,167 @@
+// Pictures checked for what they must show, on whatever OpenGL this machine has (Mesa's llvmpipe where
+// there is no GPU): particles cover the pixels they project to and nothing else, and take the colour map's
+// ends. Skipped, with the reason, where the build has no renderer or no EGL display can be opened.
+#include <eddy/error.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <memory>
+#include <vector>
+
+#ifdef EDDY_WITH_RENDER
+#include "render/camera.h"
+#include "render/gl_context.h"
+#include "render/image.h"
+#include "render/particle_renderer.h"
+#endif
+
+namespace {
+
+#ifdef EDDY_WITH_RENDER
+
+using eddy::Vec3;
+using namespace eddy::render;
+
+constexpr int kWidth = 320, kHeight = 240;
+constexpr float kSpacing = 0.02f;
+
+// a standing water column on the rest lattice, as the dam break starts
+std::vector<Vec3> column() {
+  std::vector<Vec3> points;
+  for (int i = 0; i < 10; ++i)
+    for (int j = 0; j < 15; ++j)
+      for (int k = 0; k < 8; ++k)
+        points.push_back(Vec3{float(i), float(j), float(k)} * kSpacing + Vec3{0.01f, 0.01f, 0.01f});
+  return points;
+}
+
+std::uint8_t channel(float c) { return std::uint8_t(std::lround(c * 255)); }
+
+bool isBackground(const Image& image, int x, int y) {
+  const std::uint8_t* p = image.at(x, y);
+  return std::abs(p[0] - channel(kBackground.r)) <= 1 && std::abs(p[1] - channel(kBackground.g)) <= 1 &&
+         std::abs(p[2] - channel(kBackground.b)) <= 1;
+}
+
+// the pixels whose centres fall inside some particle's projected silhouette (a disc of the sphere's
+// angular radius)
+std::vector<char> analyticMask(const std::vector<Vec3>& points, const Camera& camera, float radius) {
+  std::vector<char> mask(std::size_t(kWidth) * kHeight, 0);
+  const float f = 1 / std::tan(camera.fovY * 3.14159265f / 360) * 0.5f * kHeight;  // pixels per unit slope
+  for (const Vec3& p : points) {
+    float px, py, depth;
+    camera.project(p, kWidth, kHeight, px, py, depth);
+    const float distance = length(p - camera.position);
+    const float r = f * radius / std::sqrt(distance * distance - radius * radius) * distance / depth;
+    for (int y = std::max(0, int(py - r) - 1); y <= std::min(kHeight - 1, int(py + r) + 1); ++y)
+      for (int x = std::max(0, int(px - r) - 1); x <= std::min(kWidth - 1, int(px + r) + 1); ++x) {
+        const float dx = float(x) + 0.5f - px, dy = float(y) + 0.5f - py;
+        if (dx * dx + dy * dy <= r * r) mask[std::size_t(y) * kWidth + x] = 1;
+      }
+  }
+  return mask;
+}
+
+class Render : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    try {
+      gl_ = std::make_unique<HeadlessGl>();
+    } catch (const eddy::InputError& e) {
+      GTEST_SKIP() << "no OpenGL here: " << e.what();
+    }
+    std::printf("  OpenGL: %s (EGL %s)\n", gl_->renderer().c_str(), gl_->platform().c_str());
+  }
+  std::unique_ptr<HeadlessGl> gl_;
+};
+
+TEST_F(Render, ParticlesCoverWhatTheyProjectTo) {
+  const std::vector<Vec3> points = column();
+  const float radius = kSpacing / 2;
+  const Camera camera = Camera::framing(points, radius);
+  ParticleRenderer renderer(kWidth, kHeight);
+  const Image image = renderer.render(points, std::vector<float>(points.size(), 0.0f), camera, {radius, 1});
+  ASSERT_EQ(image.rgb.size(), std::size_t(kWidth) * kHeight * 3);
+
+  const std::vector<char> expected = analyticMask(points, camera, radius);
+  std::size_t both = 0, either = 0, drawn = 0;
+  for (int y = 0; y < kHeight; ++y)
+    for (int x = 0; x < kWidth; ++x) {
+      const bool a = expected[std::size_t(y) * kWidth + x] != 0, b = !isBackground(image, x, y);
+      both += a && b;
+      either += a || b;
+      drawn += b;
+    }
+  const double iou = double(both) / double(either);
+  std::printf("  %zu particles: %zu pixels drawn, %zu projected, IoU %.4f\n", points.size(), drawn,
+              std::size_t(std::count(expected.begin(), expected.end(), 1)), iou);
+  EXPECT_GE(iou, 0.9);
+  EXPECT_GT(drawn, std::size_t(kWidth * kHeight / 20));  // the column fills a good part of the frame
+  // the corners are background
+  EXPECT_TRUE(isBackground(image, 0, 0));
+  EXPECT_TRUE(isBackground(image, kWidth - 1, kHeight - 1));
+
+  // at rest, the nearest particle's centre pixel shows the colour map's low end, unshaded
+  std::size_t nearest = 0;
+  for (std::size_t i = 1; i < points.size(); ++i)
+    if (length(points[i] - camera.position) < length(points[nearest] - camera.position)) nearest = i;
+  float px, py, depth;
+  camera.project(points[nearest], kWidth, kHeight, px, py, depth);
+  const std::uint8_t* c = image.at(int(px), int(py));
+  std::printf("  nearest particle's centre pixel: %d %d %d\n", c[0], c[1], c[2]);
+  EXPECT_NEAR(c[0], channel(kColorLow.r), 3);
+  EXPECT_NEAR(c[1], channel(kColorLow.g), 3);
+  EXPECT_NEAR(c[2], channel(kColorLow.b), 3);
+}
+
+TEST_F(Render, FastParticlesTakeTheHighEnd) {
+  const std::vector<Vec3> one{Vec3{0, 0, 0}};
+  Camera camera;
+  camera.position = {0, 0, 1};
+  camera.target = {0, 0, 0};
+  ParticleRenderer renderer(kWidth, kHeight);
+  const Image image = renderer.render(one, {5.0f}, camera, {0.05f, 2.0f});
+  const std::uint8_t* c = image.at(kWidth / 2, kHeight / 2);
+  EXPECT_NEAR(c[0], channel(kColorHigh.r), 3);
+  EXPECT_NEAR(c[1], channel(kColorHigh.g), 3);
+  EXPECT_NEAR(c[2], channel(kColorHigh.b), 3);
+  // the sphere's edge is darker than its centre (lit from the camera)
+  float px, py, depth;
+  camera.project(Vec3{0.045f, 0, 0}, kWidth, kHeight, px, py, depth);
+  EXPECT_LT(image.at(int(px), int(py))[0], c[0] - 40);
+  EXPECT_TRUE(isBackground(image, 0, 0));
+}
+
+TEST_F(Render, SizeBeyondTheLimitIsRefused) {
+  for (auto [w, h] : {std::pair{0, 240}, std::pair{320, -1}, std::pair{1 << 20, 240}}) {
+    try {
+      ParticleRenderer renderer(w, h);
+      ADD_FAILURE() << w << "x" << h << " accepted";
+    } catch (const eddy::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("--size"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(RenderPng, EncodesTheImage) {
+  Image image;
+  image.width = 3, image.height = 2;
+  image.rgb.assign(18, 200);
+  const std::string png = encodePng(image);
+  ASSERT_GT(png.size(), 33u);
+  EXPECT_EQ(png.substr(1, 3), "PNG");
+  // IHDR: width and height, big-endian, at bytes 16 and 20
+  EXPECT_EQ(std::uint8_t(png[19]), 3);
+  EXPECT_EQ(std::uint8_t(png[23]), 2);
+  image.rgb.pop_back();
+  EXPECT_THROW(encodePng(image), eddy::RuntimeFailure);
+}
+
+#else
+
+TEST(Render, NotBuilt) { GTEST_SKIP() << "this build has no renderer (EGL, libOpenGL and libpng not found)"; }
+
+#endif
+
+}  // namespace
