@@ -13,6 +13,7 @@
 
 #include "bench_command.h"
 #include "mesh_info_command.h"
+#include "render_command.h"
 #include "run_command.h"
 #include "surface/openvdb_level_set.h"
 #include "surface_command.h"
@@ -28,7 +29,8 @@ std::string versionText() {
   const std::string openVdb =
       eddy::openVdbAvailable() ? eddy::openVdbVersion() : std::string("not built (install libopenvdb-dev)");
   return std::string("eddy ") + eddy::kVersion + "\nbackends: " + eddy::app::builtBackends() +
-         "\nOpenVDB: " + openVdb + "\n" + (gpu.empty() ? std::string("no GPU") : "GPU: " + gpu);
+         "\nOpenVDB: " + openVdb + "\nrenderer: " + eddy::app::rendererDescription() + "\n" +
+         (gpu.empty() ? std::string("no GPU") : "GPU: " + gpu);
 }
 
 // same prefix as the engine's own errors, so every failure reads alike
@@ -99,6 +101,8 @@ int main(int argc, char** argv) {
   CLI::App* meshInfo = eddy::app::addMeshInfoCommand(app, meshInfoOptions);
   eddy::app::SurfaceOptions surfaceOptions;
   CLI::App* surface = eddy::app::addSurfaceCommand(app, surfaceOptions);
+  eddy::app::RenderOptions renderOptions;
+  CLI::App* render = eddy::app::addRenderCommand(app, renderOptions);
 
   try {
     app.parse(argc, argv);
@@ -111,5 +115,6 @@ int main(int argc, char** argv) {
   if (bench->parsed()) return guarded([&] { return eddy::app::benchCommand(benchOptions); });
   if (meshInfo->parsed()) return guarded([&] { return eddy::app::meshInfoCommand(meshInfoOptions); });
   if (surface->parsed()) return guarded([&] { return eddy::app::surfaceCommand(surfaceOptions); });
+  if (render->parsed()) return guarded([&] { return eddy::app::renderCommand(renderOptions); });
   return kExitUsage;  // unreachable: a subcommand is required
 }

@@ -3,10 +3,16 @@
 // ends. Skipped, with the reason, where the build has no renderer or no EGL display can be opened.
 #include <eddy/error.h>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <memory>
+#include <string>
 #include <vector>
 
 #ifdef EDDY_WITH_RENDER
@@ -156,6 +162,36 @@ TEST(RenderPng, EncodesTheImage) {
   EXPECT_EQ(std::uint8_t(png[23]), 2);
   image.rgb.pop_back();
   EXPECT_THROW(encodePng(image), eddy::RuntimeFailure);
+}
+
+// `eddy render` over a run's frames: one PNG per frame; bad flags exit 2 and write nothing
+TEST_F(Render, CommandDrawsEachFrame) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("eddy_render_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  auto eddy = [&](const std::string& args) {
+    const std::string cmd =
+        "cd '" + dir.string() + "' && '" + EDDY_CLI_PATH + "' " + args + " >out.txt 2>err.txt";
+    const int status = std::system(cmd.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  };
+  ASSERT_EQ(
+      eddy("run '" + std::string(EDDY_SOURCE_DIR) +
+           "/scenes/dam_break.json' --frames 2 --set fluid.spacing=0.05 --backend cpu --quiet --out run"),
+      0);
+  EXPECT_EQ(eddy("render run --mode ssfr"), 2);
+  EXPECT_EQ(eddy("render run --size 0x10"), 2);
+  EXPECT_EQ(eddy("render run --size wide"), 2);
+  EXPECT_FALSE(fs::exists(dir / "run" / "render"));
+  ASSERT_EQ(eddy("render run --size 160x120 --quiet"), 0);
+  for (const char* name : {"frame_000000.png", "frame_000001.png", "frame_000002.png"}) {
+    std::ifstream in(dir / "run" / "render" / name, std::ios::binary);
+    char head[4] = {};
+    in.read(head, 4);
+    EXPECT_EQ(std::string(head + 1, 3), "PNG") << name;
+  }
+  fs::remove_all(dir);
 }
 
 #else

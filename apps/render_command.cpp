@@ -1,0 +1,201 @@
+// `eddy render`: every frame of a run drawn to OUT/frame_NNNNNN.png. Frames are read and checked first, so
+// bad input writes nothing; the camera frames all of them unless given.
+#include "render_command.h"
+
+#include <eddy/error.h>
+#include <eddy/scene_io.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "io/particle_reader.h"
+#ifdef EDDY_WITH_RENDER
+#include "render/camera.h"
+#include "render/gl_context.h"
+#include "render/particle_renderer.h"
+#endif
+
+namespace eddy::app {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Frame {
+  std::string path, number;
+};
+
+std::vector<Frame> listFrames(const std::string& input) {
+  std::error_code ec;
+  if (!fs::exists(input, ec)) throw InputError("render: input '" + input + "' not found");
+  std::vector<Frame> frames;
+  if (!fs::is_directory(input, ec)) return {{input, fs::path(input).stem().string()}};
+  for (const auto& e : fs::directory_iterator(input, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("particles_", 0) == 0 && e.path().extension() == ".ply")
+      frames.push_back({e.path().string(), e.path().stem().string().substr(10)});
+  }
+  if (frames.empty())
+    throw InputError("render: input folder '" + input +
+                     "' holds no particle frames (particles_NNNNNN.ply, as `eddy run` writes)");
+  std::sort(frames.begin(), frames.end(), [](const Frame& a, const Frame& b) { return a.path < b.path; });
+  return frames;
+}
+
+void parseSize(const std::string& text, int& width, int& height) {
+  char x = 0;
+  char rest = 0;
+  if (std::sscanf(text.c_str(), "%d%c%d%c", &width, &x, &height, &rest) != 3 || (x != 'x' && x != 'X'))
+    throw InputError("render: --size '" + text + "': expected WIDTHxHEIGHT, for example 1280x720");
+  if (width <= 0 || height <= 0)
+    throw InputError("render: --size '" + text + "': width and height must be positive");
+}
+
+Vec3 vec3Of(const std::vector<double>& v, const char* flag) {
+  if (v.size() != 3) throw InputError(std::string("render: ") + flag + " takes three numbers X,Y,Z");
+  return Vec3{Real(v[0]), Real(v[1]), Real(v[2])};
+}
+
+// half the run's spacing, from the scene.json `eddy run` writes beside its frames
+double radiusOfRun(const std::string& input) {
+  const fs::path scene =
+      fs::path(fs::is_directory(input) ? input : fs::path(input).parent_path().string()) / "scene.json";
+  if (!fs::exists(scene))
+    throw InputError("render: no scene.json beside '" + input +
+                     "' to take the particle size from; give --radius");
+  return 0.5 * double(loadScene(scene.string(), {}).fluid.spacing);
+}
+
+}  // namespace
+
+CLI::App* addRenderCommand(CLI::App& app, RenderOptions& o) {
+  CLI::App* sub = app.add_subcommand(
+      "render",
+      "Draw the particle frames of an earlier run to PNG images (OpenGL through EGL: the GPU where there is "
+      "one, Mesa's llvmpipe where there is not).");
+  sub->add_option("input", o.input, "A run's folder of particles_NNNNNN.ply frames, or one PLY file.")
+      ->required()
+      ->type_name("PATH");
+  sub->add_option("--out", o.out, "Folder for frame_NNNNNN.png (default: INPUT/render).")->type_name("DIR");
+  sub->add_option("--mode", o.mode, "What to draw: particles (spheres coloured by speed).")
+      ->check(CLI::IsMember({"particles"}));
+  sub->add_option("--size", o.size, "Image size in pixels (default 1280x720).")->type_name("WxH");
+  sub->add_option("--camera", o.camera, "Camera position (default: framing every frame's particles).")
+      ->delimiter(',')
+      ->expected(3)
+      ->type_name("X,Y,Z");
+  sub->add_option("--target", o.target,
+                  "The point the camera looks at (default: the centre of every frame's particles).")
+      ->delimiter(',')
+      ->expected(3)
+      ->type_name("X,Y,Z");
+  sub->add_option("--fov", o.fov, "Vertical field of view in degrees (default 40).")
+      ->check(CLI::Range(1.0, 170.0))
+      ->type_name("DEG");
+  sub->add_option("--radius", o.radius, "Particle radius in m (default: half the run's fluid.spacing).")
+      ->check(CLI::PositiveNumber)
+      ->type_name("M");
+  sub->add_option("--speed-top", o.speedTop,
+                  "Speed at the top of the colour map, m/s (default: the fastest particle of all frames).")
+      ->check(CLI::PositiveNumber)
+      ->type_name("M/S");
+  sub->add_flag("--quiet", o.quiet, "No per-frame lines.");
+  return sub;
+}
+
+#ifdef EDDY_WITH_RENDER
+
+std::string rendererDescription() { return "OpenGL 4.3 through EGL, PNG"; }
+
+int renderCommand(const RenderOptions& o) {
+  using Clock = std::chrono::steady_clock;
+  auto since = [](Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  };
+  int width = 0, height = 0;
+  parseSize(o.size, width, height);
+  const std::vector<Frame> frames = listFrames(o.input);
+  const double radius = o.radius > 0 ? o.radius : radiusOfRun(o.input);
+  // every frame is read and checked before anything is written; the fastest particle sets the colour map
+  auto t0 = Clock::now();
+  std::vector<ParticleFrame> data;
+  double fastest = 0;
+  for (const Frame& f : frames) {
+    data.push_back(readParticleFrame(f.path));
+    for (const Vec3& v : data.back().velocity) fastest = std::max(fastest, double(length(v)));
+  }
+  const double readMs = since(t0);
+  render::HeadlessGl gl;
+  render::ParticleRenderer renderer(width, height);
+  // the camera frames every frame's particles: the corners of their common box
+  Vec3 lo = data.front().position.front(), hi = lo;
+  for (const ParticleFrame& f : data)
+    for (const Vec3& x : f.position) lo = cwiseMin(lo, x), hi = cwiseMax(hi, x);
+  std::vector<Vec3> corners;
+  for (int c = 0; c < 8; ++c)
+    corners.push_back({c & 1 ? hi.x : lo.x, c & 2 ? hi.y : lo.y, c & 4 ? hi.z : lo.z});
+  render::Camera camera = render::Camera::framing(corners, float(radius));
+  camera.fovY = float(o.fov);
+  if (!o.target.empty()) camera.target = vec3Of(o.target, "--target");
+  if (!o.camera.empty()) camera.position = vec3Of(o.camera, "--camera");
+  if (!o.camera.empty() || !o.target.empty()) {
+    // no clipping of what the user aims at: near and far from the frame's extent
+    camera.near = float(radius) * 0.5f;
+    camera.far = 1000;
+  }
+  const render::ParticleStyle style{float(radius),
+                                    float(o.speedTop > 0 ? o.speedTop : std::max(fastest, 1e-6))};
+
+  const std::string out = o.out.empty() ? (fs::path(o.input) / "render").string() : o.out;
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec || !fs::is_directory(out))
+    throw InputError("render: --out '" + out + "' cannot be created as a folder" +
+                     (ec ? ": " + ec.message() : ""));
+  if (!o.quiet)
+    std::printf(
+        "eddy render: %zu frame(s), %dx%d, %s (EGL %s), speed %.3g m/s at the top of the colour map\n",
+        frames.size(), width, height, gl.renderer().c_str(), gl.platform().c_str(), double(style.valueTop));
+  double drawMs = 0, writeMs = 0;
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    std::vector<float> speeds(data[i].velocity.size());
+    for (std::size_t k = 0; k < speeds.size(); ++k) speeds[k] = length(data[i].velocity[k]);
+    t0 = Clock::now();
+    const render::Image image = renderer.render(data[i].position, speeds, camera, style);
+    drawMs += since(t0);
+    t0 = Clock::now();
+    const std::string name = "frame_" + frames[i].number + ".png";
+    render::writePng((fs::path(out) / name).string(), image);
+    writeMs += since(t0);
+    if (!o.quiet) {
+      std::printf("  [%zu/%zu] %s: %zu particles\n", i + 1, frames.size(), name.c_str(),
+                  data[i].position.size());
+      std::fflush(stdout);
+    }
+  }
+  if (!o.quiet) {
+    const double n = double(frames.size());
+    std::printf("  phase        total ms   ms/frame\n");
+    std::printf("  read       %10.1f %10.2f\n  draw       %10.1f %10.2f\n  write PNG  %10.1f %10.2f\n",
+                readMs, readMs / n, drawMs, drawMs / n, writeMs, writeMs / n);
+  }
+  return 0;
+}
+
+#else
+
+std::string rendererDescription() {
+  return "not built (install libegl-dev, libopengl-dev, libgl-dev and libpng-dev: bash scripts/setup.sh)";
+}
+
+int renderCommand(const RenderOptions&) {
+  throw InputError("render: this build of eddy has no renderer (" + rendererDescription() + ")");
+}
+
+#endif
+
+}  // namespace eddy::app

@@ -1,0 +1,34 @@
+// `eddy render`: pictures of a run's particle frames, drawn with OpenGL through EGL (no display needed).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace eddy::app {
+
+struct RenderOptions {
+  std::string input;               // a run's folder of particles_NNNNNN.ply frames, or one such file
+  std::string out;                 // --out: where frame_NNNNNN.png go (default INPUT/render)
+  std::string mode = "particles";  // --mode
+  std::string size = "1280x720";   // --size WxH
+  std::vector<double> camera;      // --camera X,Y,Z (default: framing every frame)
+  std::vector<double> target;      // --target X,Y,Z
+  double fov = 40;                 // --fov, degrees
+  double radius = 0;               // --radius, m (default: half the run's fluid.spacing)
+  double speedTop = 0;             // --speed-top, m/s (default: the fastest particle of all frames)
+  bool quiet = false;
+};
+
+CLI::App* addRenderCommand(CLI::App& app, RenderOptions& opts);
+
+// returns 0; throws InputError for bad input (before anything is written), for main to report
+int renderCommand(const RenderOptions& opts);
+
+// "renderer: OpenGL 4.3 through EGL, PNG" or why it is missing, for `eddy --version`
+std::string rendererDescription();
+
+}  // namespace eddy::app

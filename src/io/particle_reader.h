@@ -1,0 +1,21 @@
+// Particle frames read back: positions, and velocities where the file has them (eddy's PLY: vx, vy, vz).
+#pragma once
+
+#include <eddy/vec3.h>
+
+#include <string>
+#include <vector>
+
+namespace eddy {
+
+struct ParticleFrame {
+  std::vector<Vec3> position;
+  std::vector<Vec3> velocity;  // empty where the file has none
+};
+
+// A binary little-endian PLY whose vertices have x, y, z (and vx, vy, vz where written) as scalar
+// properties of any PLY type; any other PLY or a VTK XML file through loadPointCloud, positions only.
+// Throws InputError naming the file for a frame that cannot be read or holds a position that is not finite.
+ParticleFrame readParticleFrame(const std::string& path);
+
+}  // namespace eddy
