@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_render.h"
 #include "bench_surface.h"
 #include "run_command.h"
 
@@ -306,6 +307,12 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& o) {
          "Scene to scale instead of the built-in dam break; its volume emitters set the fluid volume. "
          "Default: the built-in dam break.")
       ->type_name("FILE");
+  sub->add_flag(
+      "--render", o.render,
+      "Time drawing the dam break's particles (OpenGL through EGL; GPU time of the draw and wall clock "
+      "with upload and read-back) instead of substeps; --surface-repeats and --settle-frames apply.");
+  sub->add_option("--render-size", o.renderSize, "Image size for --render (default 1920x1080).")
+      ->type_name("WxH");
   sub->add_flag("--surface", o.surface,
                 "Time surface reconstruction (field, marching cubes) instead of substeps, on the dam break "
                 "after --settle-frames frames, per method; --particles defaults stay.");
@@ -351,6 +358,7 @@ int benchCommand(const BenchOptions& o) {
   }
 
   if (o.surface) return benchSurface(o, base, volume, backend);
+  if (o.render) return benchRender(o, base, volume, backend);
   printHeader(o, backend);
   std::vector<SizeResult> results;
   for (long long n : o.particles) {

@@ -26,6 +26,9 @@ struct BenchOptions {
   int surfaceRepeats = 10;         // --surface-repeats
   bool surfaceOpenVdb = true;      // --surface-openvdb: OpenVDB's reconstruction beside (where built in)
   int settleFrames = 30;           // --settle-frames: frames the dam break runs before its surface is timed
+  // --render: time drawing the particles instead (apps/bench_render.h), at --render-size
+  bool render = false;
+  std::string renderSize = "1920x1080";
 };
 
 // registers the subcommand; the options land in opts when it is parsed

@@ -20,6 +20,7 @@
 #include "render/gl_context.h"
 #include "render/image.h"
 #include "render/particle_renderer.h"
+#include "render_checks.h"
 #endif
 
 namespace {
@@ -29,45 +30,7 @@ namespace {
 using eddy::Vec3;
 using namespace eddy::render;
 
-constexpr int kWidth = 320, kHeight = 240;
-constexpr float kSpacing = 0.02f;
-
-// a standing water column on the rest lattice, as the dam break starts
-std::vector<Vec3> column() {
-  std::vector<Vec3> points;
-  for (int i = 0; i < 10; ++i)
-    for (int j = 0; j < 15; ++j)
-      for (int k = 0; k < 8; ++k)
-        points.push_back(Vec3{float(i), float(j), float(k)} * kSpacing + Vec3{0.01f, 0.01f, 0.01f});
-  return points;
-}
-
-std::uint8_t channel(float c) { return std::uint8_t(std::lround(c * 255)); }
-
-bool isBackground(const Image& image, int x, int y) {
-  const std::uint8_t* p = image.at(x, y);
-  return std::abs(p[0] - channel(kBackground.r)) <= 1 && std::abs(p[1] - channel(kBackground.g)) <= 1 &&
-         std::abs(p[2] - channel(kBackground.b)) <= 1;
-}
-
-// the pixels whose centres fall inside some particle's projected silhouette (a disc of the sphere's
-// angular radius)
-std::vector<char> analyticMask(const std::vector<Vec3>& points, const Camera& camera, float radius) {
-  std::vector<char> mask(std::size_t(kWidth) * kHeight, 0);
-  const float f = 1 / std::tan(camera.fovY * 3.14159265f / 360) * 0.5f * kHeight;  // pixels per unit slope
-  for (const Vec3& p : points) {
-    float px, py, depth;
-    camera.project(p, kWidth, kHeight, px, py, depth);
-    const float distance = length(p - camera.position);
-    const float r = f * radius / std::sqrt(distance * distance - radius * radius) * distance / depth;
-    for (int y = std::max(0, int(py - r) - 1); y <= std::min(kHeight - 1, int(py + r) + 1); ++y)
-      for (int x = std::max(0, int(px - r) - 1); x <= std::min(kWidth - 1, int(px + r) + 1); ++x) {
-        const float dx = float(x) + 0.5f - px, dy = float(y) + 0.5f - py;
-        if (dx * dx + dy * dy <= r * r) mask[std::size_t(y) * kWidth + x] = 1;
-      }
-  }
-  return mask;
-}
+using namespace eddy::render::checks;
 
 class Render : public ::testing::Test {
  protected:
@@ -91,15 +54,8 @@ TEST_F(Render, ParticlesCoverWhatTheyProjectTo) {
   ASSERT_EQ(image.rgb.size(), std::size_t(kWidth) * kHeight * 3);
 
   const std::vector<char> expected = analyticMask(points, camera, radius);
-  std::size_t both = 0, either = 0, drawn = 0;
-  for (int y = 0; y < kHeight; ++y)
-    for (int x = 0; x < kWidth; ++x) {
-      const bool a = expected[std::size_t(y) * kWidth + x] != 0, b = !isBackground(image, x, y);
-      both += a && b;
-      either += a || b;
-      drawn += b;
-    }
-  const double iou = double(both) / double(either);
+  std::size_t drawn = 0;
+  const double iou = silhouetteIoU(image, expected, &drawn);
   std::printf("  %zu particles: %zu pixels drawn, %zu projected, IoU %.4f\n", points.size(), drawn,
               std::size_t(std::count(expected.begin(), expected.end(), 1)), iou);
   EXPECT_GE(iou, 0.9);

@@ -70,8 +70,9 @@ void main() {
 
 struct ParticleRenderer::Gl {
   GlProgram program{"particles", kVertex, kFragment};
-  GLuint framebuffer = 0, colour = 0, depth = 0, vertexArray = 0, buffers[2] = {0, 0};
+  GLuint framebuffer = 0, colour = 0, depth = 0, vertexArray = 0, buffers[2] = {0, 0}, timer = 0;
   ~Gl() {
+    glDeleteQueries(1, &timer);
     glDeleteBuffers(2, buffers);
     glDeleteVertexArrays(1, &vertexArray);
     glDeleteRenderbuffers(1, &colour);
@@ -102,6 +103,7 @@ ParticleRenderer::ParticleRenderer(int width, int height) : width_(width), heigh
                          std::to_string(height) + " framebuffer");
   glGenVertexArrays(1, &gl_->vertexArray);
   glGenBuffers(2, gl_->buffers);
+  glGenQueries(1, &gl_->timer);
 }
 
 ParticleRenderer::~ParticleRenderer() = default;
@@ -112,6 +114,17 @@ Image ParticleRenderer::render(const std::vector<Vec3>& positions, const std::ve
   if (!values.empty() && values.size() != positions.size())
     throw RuntimeFailure("render: " + std::to_string(values.size()) + " values for " +
                          std::to_string(positions.size()) + " particles");
+  // the storage buffers first, so the timer sees only the drawing
+  if (!positions.empty()) {
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, gl_->buffers[0]);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(positions.size() * sizeof(Vec3)), positions.data(),
+                 GL_STREAM_DRAW);
+    const float none = 0;
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, gl_->buffers[1]);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(values.empty() ? sizeof none : values.size() * 4),
+                 values.empty() ? &none : values.data(), GL_STREAM_DRAW);
+  }
+  glBeginQuery(GL_TIME_ELAPSED, gl_->timer);
   glBindFramebuffer(GL_FRAMEBUFFER, gl_->framebuffer);
   glViewport(0, 0, width_, height_);
   glClearColor(kBackground.r, kBackground.g, kBackground.b, 1);
@@ -120,14 +133,7 @@ Image ParticleRenderer::render(const std::vector<Vec3>& positions, const std::ve
   glEnable(GL_DEPTH_TEST);
   glDepthFunc(GL_LESS);
   if (!positions.empty()) {
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, gl_->buffers[0]);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(positions.size() * sizeof(Vec3)), positions.data(),
-                 GL_STREAM_DRAW);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, gl_->buffers[0]);
-    const float none = 0;
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, gl_->buffers[1]);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(values.empty() ? sizeof none : values.size() * 4),
-                 values.empty() ? &none : values.data(), GL_STREAM_DRAW);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, gl_->buffers[1]);
 
     const GlProgram& p = gl_->program;
@@ -143,11 +149,15 @@ Image ParticleRenderer::render(const std::vector<Vec3>& positions, const std::ve
     glBindVertexArray(gl_->vertexArray);
     glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, GLsizei(positions.size()));
   }
+  glEndQuery(GL_TIME_ELAPSED);
   Image image;
   image.width = width_, image.height = height_;
   std::vector<std::uint8_t> rgba(std::size_t(width_) * height_ * 4);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glReadPixels(0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+  GLuint64 nanoseconds = 0;
+  glGetQueryObjectui64v(gl_->timer, GL_QUERY_RESULT, &nanoseconds);
+  drawMs_ = double(nanoseconds) * 1e-6;
   if (GLenum e = glGetError(); e != GL_NO_ERROR)
     throw RuntimeFailure("render: OpenGL error " + std::to_string(e) + " while drawing particles");
   // GL's rows start at the bottom

@@ -39,11 +39,15 @@ class ParticleRenderer {
   // values: one per particle (speed), or empty for the low end everywhere
   Image render(const std::vector<Vec3>& positions, const std::vector<float>& values, const Camera& camera,
                const ParticleStyle& style);
+  // the GPU's time for the last render's clear and draw (a GL timer query), without the particles' upload
+  // and the image's read-back
+  double drawMilliseconds() const { return drawMs_; }
 
  private:
   struct Gl;
   std::unique_ptr<Gl> gl_;
   int width_, height_;
+  double drawMs_ = 0;
 };
 
 }  // namespace eddy::render

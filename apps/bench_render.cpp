@@ -1,0 +1,92 @@
+#include "bench_render.h"
+
+#include <eddy/error.h>
+#include <eddy/simulation.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <vector>
+
+#ifdef EDDY_WITH_RENDER
+#include "render/camera.h"
+#include "render/gl_context.h"
+#include "render/particle_renderer.h"
+#endif
+
+namespace eddy::app {
+
+#ifdef EDDY_WITH_RENDER
+
+namespace {
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+}  // namespace
+
+int benchRender(const BenchOptions& o, const SceneDesc& base, double volume, Backend backend) {
+  int width = 0, height = 0;
+  char x = 0;
+  if (std::sscanf(o.renderSize.c_str(), "%d%c%d", &width, &x, &height) != 3 || x != 'x' || width <= 0 ||
+      height <= 0)
+    throw InputError("bench: --render-size '" + o.renderSize +
+                     "': expected WIDTHxHEIGHT, for example 1920x1080");
+  render::HeadlessGl gl;
+  render::ParticleRenderer renderer(width, height);
+  std::printf(
+      "eddy bench --render: particles (spheres coloured by speed) at %dx%d, %s (EGL %s); the dam break after "
+      "%d "
+      "frames on %s; median of %d\n",
+      width, height, gl.renderer().c_str(), gl.platform().c_str(), o.settleFrames, backendName(backend),
+      o.surfaceRepeats);
+  std::printf("%12s %12s %12s\n", "particles", "draw ms", "wall ms");
+  bool skipped = false;
+  for (long long n : o.particles) {
+    SceneDesc scene = base;
+    scene.fluid.spacing = Real(std::cbrt(volume / double(n)));
+    HostParticles host;
+    try {
+      std::unique_ptr<Simulation> sim = createSimulation(scene, backend);
+      for (int f = 0; f < o.settleFrames; ++f) sim->advanceFrame();
+      sim->copyParticles(host);
+    } catch (const RuntimeFailure& e) {
+      std::printf("%12lld skipped: %s\n", n, e.what());
+      skipped = true;
+      continue;
+    }
+    std::vector<float> speeds(host.size());
+    float fastest = 0;
+    for (std::size_t i = 0; i < host.size(); ++i)
+      fastest = std::max(fastest, speeds[i] = length(host.velocity[i]));
+    const float radius = 0.5f * scene.fluid.spacing;
+    const render::Camera camera = render::Camera::framing(host.position, radius);
+    const render::ParticleStyle style{radius, std::max(fastest, 1e-6f)};
+    renderer.render(host.position, speeds, camera, style);  // warm-up
+    std::vector<double> draw, wall;
+    for (int k = 0; k < o.surfaceRepeats; ++k) {
+      const auto t0 = std::chrono::steady_clock::now();
+      renderer.render(host.position, speeds, camera, style);
+      wall.push_back(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      draw.push_back(renderer.drawMilliseconds());
+    }
+    std::printf("%12zu %12.3f %12.3f\n", host.size(), median(draw), median(wall));
+    std::fflush(stdout);
+  }
+  return skipped ? 1 : 0;
+}
+
+#else
+
+int benchRender(const BenchOptions&, const SceneDesc&, double, Backend) {
+  throw InputError("bench: --render: this build of eddy has no renderer (bash scripts/setup.sh installs it)");
+}
+
+#endif
+
+}  // namespace eddy::app
