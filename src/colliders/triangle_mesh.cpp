@@ -23,6 +23,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "io/vtu_reader.h"
+
 namespace eddy {
 namespace {
 
@@ -749,9 +751,12 @@ TriangleMesh loadTriangleMesh(const std::string& path) {
 }
 
 std::vector<Vec3> loadPointCloud(const std::string& path) {
-  if (lowerExtension(path) != ".ply")
-    throw InputError("particle file '" + path + "': unknown format; allowed: .ply (with x, y, z per vertex)");
+  const std::string ext = lowerExtension(path);
+  if (ext != ".ply" && ext != ".vtu" && ext != ".vtp")
+    throw InputError("particle file '" + path +
+                     "': unknown format; allowed: .ply (with x, y, z per vertex), .vtu or .vtp (VTK XML)");
   const std::string bytes = readMeshFile(path, "particle");
+  if (ext != ".ply") return parseVtkPoints(path, bytes);
   std::vector<Vec3> points = loadPly(path, withoutBom(bytes), "particle", false).vertices;
   if (points.empty()) throw InputError("particle file '" + path + "' holds no particles");
   return points;

@@ -31,7 +31,8 @@ TriangleMesh loadTriangleMesh(const std::string& path);
 
 // The vertices of a PLY file (ASCII or binary) as points: a particle frame, eddy's or any other with x, y and
 // z per vertex; faces, if any, are read and dropped. The same checks and messages as loadTriangleMesh
-// (naming a "particle file"), and none without points.
+// (naming a "particle file"), and none without points. A .vtu or .vtp file (VTK XML) gives its Points
+// array, read by io/vtu_reader.h.
 std::vector<Vec3> loadPointCloud(const std::string& path);
 
 struct MeshReport {
