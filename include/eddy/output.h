@@ -57,9 +57,13 @@ class ProgressReporter {
   ProgressReporter(int totalFrames, bool terminal, std::FILE* stream = stderr);
   // substepsPerSecond is wall-clock throughput; eta is derived internally
   void update(const FrameStats& s, double substepsPerSecond);
+  // the same bar for other work done frame by frame (`eddy surface`): detail follows "frame N/M"
+  void update(int frame, const std::string& detail);
   void finish();
 
  private:
+  void show(int frame, const std::string& barDetail, const std::string& lineDetail);
+
   int totalFrames_;
   bool terminal_;
   std::FILE* stream_;

@@ -57,8 +57,19 @@ ProgressReporter::ProgressReporter(int totalFrames, bool terminal, std::FILE* st
 
 void ProgressReporter::update(const FrameStats& s, double substepsPerSecond) {
   if (!stream_) return;
+  char bar[160], line[160];
+  std::snprintf(bar, sizeof bar, "t=%.3f s  %s particles  %s substeps/s", s.time,
+                grouped(s.particles).c_str(), rateText(substepsPerSecond, true).c_str());
+  std::snprintf(line, sizeof line, "t=%.3f s particles=%lld substeps/s=%s", s.time,
+                static_cast<long long>(s.particles), rateText(substepsPerSecond, false).c_str());
+  show(s.frame, bar, line);
+}
+
+void ProgressReporter::update(int frame, const std::string& detail) { show(frame, detail, detail); }
+
+void ProgressReporter::show(int frame, const std::string& barDetail, const std::string& lineDetail) {
+  if (!stream_) return;
   const double now = nowSeconds();
-  const int frame = s.frame;
   const bool last = frame >= totalFrames_;
   int percent = totalFrames_ > 0 ? int(100.0 * frame / totalFrames_) : 100;
   percent = std::clamp(percent, 0, 100);
@@ -76,22 +87,20 @@ void ProgressReporter::update(const FrameStats& s, double substepsPerSecond) {
     if (!last && percent == lastPercent_ && now - lastPrintSeconds_ < 0.1) return;
     constexpr int kWidth = 20;
     const int filled = percent * kWidth / 100;
-    std::string bar = "[" + std::string(filled, '#') + std::string(kWidth - filled, '-') + "]";
-    char buf[256];
-    std::snprintf(buf, sizeof buf, "%s %3d%% frame %d/%d  t=%.3f s  %s particles  %s substeps/s  ETA %s",
-                  bar.c_str(), percent, frame, totalFrames_, s.time, grouped(s.particles).c_str(),
-                  rateText(substepsPerSecond, true).c_str(), eta < 0 ? "?" : humanDuration(eta).c_str());
+    std::string bar(kWidth + 2, '-');
+    bar.front() = '[', bar.back() = ']';
+    std::fill_n(bar.begin() + 1, filled, '#');
     // \033[K clears what a longer previous line left on the right
-    std::fprintf(stream_, "\r%s\033[K", buf);
+    std::fprintf(stream_, "\r%s %3d%% frame %d/%d  %s  ETA %s\033[K", bar.c_str(), percent, frame,
+                 totalFrames_, barDetail.c_str(), eta < 0 ? "?" : humanDuration(eta).c_str());
   } else {
     // a new 10% bucket, 10 s of silence, or the last frame
     const bool newBucket = lastPercent_ < 0 || percent / 10 > lastPercent_ / 10;
     if (!last && !newBucket && now - lastPrintSeconds_ < 10.0) return;
     char etaText[32] = "?";
     if (eta >= 0) std::snprintf(etaText, sizeof etaText, "%llds", std::llround(eta));
-    std::fprintf(stream_, "frame %d/%d (%d%%) t=%.3f s particles=%lld substeps/s=%s eta=%s\n", frame,
-                 totalFrames_, percent, s.time, static_cast<long long>(s.particles),
-                 rateText(substepsPerSecond, false).c_str(), etaText);
+    std::fprintf(stream_, "frame %d/%d (%d%%) %s eta=%s\n", frame, totalFrames_, percent, lineDetail.c_str(),
+                 etaText);
   }
   std::fflush(stream_);
   lastPercent_ = percent;
