@@ -50,6 +50,9 @@ in vec3 rayOnQuad;
 flat in vec3 centre;
 flat in float t;
 out vec4 color;
+// every hit lies behind the quad (it stands at the sphere's front), so the depth only grows: the GPU may
+// still reject hidden fragments before running this shader
+layout(depth_greater) out float gl_FragDepth;
 void main() {
   // the eye is the view-space origin: intersect the ray through this pixel with the sphere
   vec3 dir = normalize(rayOnQuad);
