@@ -73,41 +73,19 @@ void main() {
 
 struct ParticleRenderer::Gl {
   GlProgram program{"particles", kVertex, kFragment};
-  GLuint framebuffer = 0, colour = 0, depth = 0, vertexArray = 0, buffers[2] = {0, 0}, timer = 0;
+  GLuint vertexArray = 0, buffers[2] = {0, 0};
+  Gl() {
+    glGenVertexArrays(1, &vertexArray);
+    glGenBuffers(2, buffers);
+  }
   ~Gl() {
-    glDeleteQueries(1, &timer);
     glDeleteBuffers(2, buffers);
     glDeleteVertexArrays(1, &vertexArray);
-    glDeleteRenderbuffers(1, &colour);
-    glDeleteRenderbuffers(1, &depth);
-    glDeleteFramebuffers(1, &framebuffer);
   }
 };
 
-ParticleRenderer::ParticleRenderer(int width, int height) : width_(width), height_(height) {
-  GLint largest = 0;
-  glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &largest);
-  if (width <= 0 || height <= 0 || width > largest || height > largest)
-    throw InputError("render: --size " + std::to_string(width) + "x" + std::to_string(height) +
-                     ": each side must be 1 to " + std::to_string(largest) + " pixels on this GL");
-  gl_ = std::make_unique<Gl>();
-  glGenFramebuffers(1, &gl_->framebuffer);
-  glBindFramebuffer(GL_FRAMEBUFFER, gl_->framebuffer);
-  glGenRenderbuffers(1, &gl_->colour);
-  glBindRenderbuffer(GL_RENDERBUFFER, gl_->colour);
-  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
-  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, gl_->colour);
-  glGenRenderbuffers(1, &gl_->depth);
-  glBindRenderbuffer(GL_RENDERBUFFER, gl_->depth);
-  glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, width, height);
-  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, gl_->depth);
-  if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
-    throw RuntimeFailure("render: the GL cannot make a " + std::to_string(width) + "x" +
-                         std::to_string(height) + " framebuffer");
-  glGenVertexArrays(1, &gl_->vertexArray);
-  glGenBuffers(2, gl_->buffers);
-  glGenQueries(1, &gl_->timer);
-}
+ParticleRenderer::ParticleRenderer(int width, int height)
+    : target_(width, height), gl_(std::make_unique<Gl>()) {}
 
 ParticleRenderer::~ParticleRenderer() = default;
 
@@ -127,21 +105,14 @@ Image ParticleRenderer::render(const std::vector<Vec3>& positions, const std::ve
     glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(values.empty() ? sizeof none : values.size() * 4),
                  values.empty() ? &none : values.data(), GL_STREAM_DRAW);
   }
-  glBeginQuery(GL_TIME_ELAPSED, gl_->timer);
-  glBindFramebuffer(GL_FRAMEBUFFER, gl_->framebuffer);
-  glViewport(0, 0, width_, height_);
-  glClearColor(kBackground.r, kBackground.g, kBackground.b, 1);
-  glClearDepth(1);
-  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-  glEnable(GL_DEPTH_TEST);
-  glDepthFunc(GL_LESS);
+  target_.begin(kBackground);
   if (!positions.empty()) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, gl_->buffers[0]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, gl_->buffers[1]);
-
     const GlProgram& p = gl_->program;
     glUseProgram(p.id());
-    const Mat4 view = camera.view(), projection = camera.projection(float(width_) / float(height_));
+    const Mat4 view = camera.view(),
+               projection = camera.projection(float(target_.width()) / float(target_.height()));
     glUniformMatrix4fv(p.uniform("view"), 1, GL_FALSE, view.data());
     glUniformMatrix4fv(p.uniform("projection"), 1, GL_FALSE, projection.data());
     glUniform1f(p.uniform("radius"), style.radius);
@@ -152,25 +123,7 @@ Image ParticleRenderer::render(const std::vector<Vec3>& positions, const std::ve
     glBindVertexArray(gl_->vertexArray);
     glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, GLsizei(positions.size()));
   }
-  glEndQuery(GL_TIME_ELAPSED);
-  Image image;
-  image.width = width_, image.height = height_;
-  std::vector<std::uint8_t> rgba(std::size_t(width_) * height_ * 4);
-  glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadPixels(0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
-  GLuint64 nanoseconds = 0;
-  glGetQueryObjectui64v(gl_->timer, GL_QUERY_RESULT, &nanoseconds);
-  drawMs_ = double(nanoseconds) * 1e-6;
-  if (GLenum e = glGetError(); e != GL_NO_ERROR)
-    throw RuntimeFailure("render: OpenGL error " + std::to_string(e) + " while drawing particles");
-  // GL's rows start at the bottom
-  image.rgb.resize(std::size_t(width_) * height_ * 3);
-  for (int y = 0; y < height_; ++y)
-    for (int x = 0; x < width_; ++x)
-      for (int c = 0; c < 3; ++c)
-        image.rgb[(std::size_t(y) * width_ + x) * 3 + c] =
-            rgba[(std::size_t(height_ - 1 - y) * width_ + x) * 4 + c];
-  return image;
+  return target_.finish("particles");
 }
 
 }  // namespace eddy::render

@@ -11,12 +11,9 @@
 
 #include "render/camera.h"
 #include "render/image.h"
+#include "render/offscreen_target.h"
 
 namespace eddy::render {
-
-struct Rgb {
-  float r, g, b;
-};
 
 // the colour map's ends (speed 0 and speed >= the map's top) and the background
 inline constexpr Rgb kColorLow{0.10f, 0.30f, 0.85f};
@@ -41,13 +38,12 @@ class ParticleRenderer {
                const ParticleStyle& style);
   // the GPU's time for the last render's clear and draw (a GL timer query), without the particles' upload
   // and the image's read-back
-  double drawMilliseconds() const { return drawMs_; }
+  double drawMilliseconds() const { return target_.drawMilliseconds(); }
 
  private:
   struct Gl;
+  OffscreenTarget target_;
   std::unique_ptr<Gl> gl_;
-  int width_, height_;
-  double drawMs_ = 0;
 };
 
 }  // namespace eddy::render

@@ -1,0 +1,74 @@
+#include "render/offscreen_target.h"
+
+#include <eddy/error.h>
+
+#include <string>
+#include <vector>
+
+#include "render/gl.h"
+
+namespace eddy::render {
+
+OffscreenTarget::OffscreenTarget(int width, int height) : width_(width), height_(height) {
+  GLint largest = 0;
+  glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &largest);
+  if (width <= 0 || height <= 0 || width > largest || height > largest)
+    throw InputError("render: --size " + std::to_string(width) + "x" + std::to_string(height) +
+                     ": each side must be 1 to " + std::to_string(largest) + " pixels on this GL");
+  glGenFramebuffers(1, &framebuffer_);
+  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_);
+  glGenRenderbuffers(1, &colour_);
+  glBindRenderbuffer(GL_RENDERBUFFER, colour_);
+  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, colour_);
+  glGenRenderbuffers(1, &depth_);
+  glBindRenderbuffer(GL_RENDERBUFFER, depth_);
+  glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, width, height);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, depth_);
+  if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+    throw RuntimeFailure("render: the GL cannot make a " + std::to_string(width) + "x" +
+                         std::to_string(height) + " framebuffer");
+  glGenQueries(1, &timer_);
+}
+
+OffscreenTarget::~OffscreenTarget() {
+  glDeleteQueries(1, &timer_);
+  glDeleteRenderbuffers(1, &colour_);
+  glDeleteRenderbuffers(1, &depth_);
+  glDeleteFramebuffers(1, &framebuffer_);
+}
+
+void OffscreenTarget::begin(Rgb background) {
+  glBeginQuery(GL_TIME_ELAPSED, timer_);
+  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_);
+  glViewport(0, 0, width_, height_);
+  glClearColor(background.r, background.g, background.b, 1);
+  glClearDepth(1);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LESS);
+}
+
+Image OffscreenTarget::finish(const char* what) {
+  glEndQuery(GL_TIME_ELAPSED);
+  std::vector<std::uint8_t> rgba(std::size_t(width_) * height_ * 4);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+  GLuint64 nanoseconds = 0;
+  glGetQueryObjectui64v(timer_, GL_QUERY_RESULT, &nanoseconds);
+  drawMs_ = double(nanoseconds) * 1e-6;
+  if (GLenum e = glGetError(); e != GL_NO_ERROR)
+    throw RuntimeFailure("render: OpenGL error " + std::to_string(e) + " while drawing " + what);
+  // GL's rows start at the bottom
+  Image image;
+  image.width = width_, image.height = height_;
+  image.rgb.resize(std::size_t(width_) * height_ * 3);
+  for (int y = 0; y < height_; ++y)
+    for (int x = 0; x < width_; ++x)
+      for (int c = 0; c < 3; ++c)
+        image.rgb[(std::size_t(y) * width_ + x) * 3 + c] =
+            rgba[(std::size_t(height_ - 1 - y) * width_ + x) * 4 + c];
+  return image;
+}
+
+}  // namespace eddy::render
