@@ -20,6 +20,7 @@
 #include "render/gl_context.h"
 #include "render/image.h"
 #include "render/particle_renderer.h"
+#include "render/surface_renderer.h"
 #include "render_checks.h"
 #endif
 
@@ -118,6 +119,56 @@ TEST(RenderPng, EncodesTheImage) {
   EXPECT_EQ(std::uint8_t(png[23]), 2);
   image.rgb.pop_back();
   EXPECT_THROW(encodePng(image), eddy::RuntimeFailure);
+}
+
+// a sphere of radius r about the origin, as latitude-longitude triangles wound outwards
+eddy::TriangleMesh sphereMesh(float r, int rings = 48, int segments = 96) {
+  eddy::TriangleMesh m;
+  for (int i = 0; i <= rings; ++i)
+    for (int j = 0; j < segments; ++j) {
+      const float theta = 3.14159265f * float(i) / float(rings),
+                  phi = 6.2831853f * float(j) / float(segments);
+      m.vertices.push_back(
+          Vec3{std::sin(theta) * std::cos(phi), std::cos(theta), std::sin(theta) * std::sin(phi)} * r);
+    }
+  auto at = [&](int i, int j) { return std::uint32_t(i * segments + (j % segments)); };
+  for (int i = 0; i < rings; ++i)
+    for (int j = 0; j < segments; ++j) {
+      m.triangles.push_back({at(i, j), at(i, j + 1), at(i + 1, j)});
+      m.triangles.push_back({at(i, j + 1), at(i + 1, j + 1), at(i + 1, j)});
+    }
+  return m;
+}
+
+// the water's surface: covers the sphere's projected disc, shows the water's colour where it faces the camera
+// and the sky's reflection at grazing angles (Fresnel)
+TEST_F(Render, SurfaceIsShadedAsWater) {
+  const float r = 0.1f;
+  Camera camera;
+  camera.position = {0, 0, 0.6f};
+  camera.target = {0, 0, 0};
+  SurfaceRenderer renderer(kWidth, kHeight);
+  const Image image = renderer.render(sphereMesh(r), camera);
+  const float f = 1 / std::tan(camera.fovY * 3.14159265f / 360) * 0.5f * kHeight;
+  const float d = 0.6f, disc = f * r / std::sqrt(d * d - r * r);
+  std::vector<char> expected(std::size_t(kWidth) * kHeight, 0);
+  for (int y = 0; y < kHeight; ++y)
+    for (int x = 0; x < kWidth; ++x) {
+      const float dx = float(x) + 0.5f - kWidth / 2.0f, dy = float(y) + 0.5f - kHeight / 2.0f;
+      expected[std::size_t(y) * kWidth + x] = dx * dx + dy * dy <= disc * disc;
+    }
+  const double iou = silhouetteIoU(image, expected);
+  const std::uint8_t* centre = image.at(kWidth / 2, kHeight / 2);
+  const std::uint8_t* rim = image.at(kWidth / 2 + int(0.97f * disc), kHeight / 2);
+  std::printf("  sphere: IoU %.4f; centre %d %d %d, rim %d %d %d\n", iou, centre[0], centre[1], centre[2],
+              rim[0], rim[1], rim[2]);
+  EXPECT_GE(iou, 0.95);
+  EXPECT_TRUE(isBackground(image, 0, 0));
+  // looking straight in: the background through the water, red absorbed most
+  EXPECT_GT(centre[2], centre[0] + 80);
+  EXPECT_GT(centre[1], centre[0] + 60);
+  // grazing: mostly the sky's reflection, far less red lost
+  EXPECT_GT(rim[0], centre[0] + 40);  // Fresnel about 0.27 at 0.97 of the radius
 }
 
 // `eddy render` over a run's frames: one PNG per frame; bad flags exit 2 and write nothing

@@ -10,6 +10,9 @@ struct Rgb {
   float r, g, b;
 };
 
+// what every picture is drawn over
+inline constexpr Rgb kBackground{0.93f, 0.93f, 0.91f};
+
 class OffscreenTarget {
  public:
   // needs a current OpenGL 4.3 context (HeadlessGl); throws InputError for a size beyond the GL's limit

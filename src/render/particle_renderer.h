@@ -15,10 +15,9 @@
 
 namespace eddy::render {
 
-// the colour map's ends (speed 0 and speed >= the map's top) and the background
+// the colour map's ends (speed 0 and speed >= the map's top)
 inline constexpr Rgb kColorLow{0.10f, 0.30f, 0.85f};
 inline constexpr Rgb kColorHigh{0.95f, 0.95f, 1.00f};
-inline constexpr Rgb kBackground{0.93f, 0.93f, 0.91f};
 
 struct ParticleStyle {
   float radius = 0.01f;  // m

@@ -1,0 +1,42 @@
+// The liquid's surface mesh with water shading: Schlick's Fresnel term between the reflection of a
+// procedural sky and the colour seen through the water (the background tinted by Beer-Lambert absorption
+// over a nominal depth), and the sun's specular highlight. Vertex normals from the mesh where it has them,
+// else from its faces.
+//
+// Reference: C. Schlick, "An inexpensive BRDF model for physically-based rendering", Computer Graphics
+// Forum 13(3), 1994 (F = F0 + (1 - F0)(1 - cos theta)^5, F0 = 0.02 for water).
+#pragma once
+
+#include <memory>
+
+#include "colliders/triangle_mesh.h"
+#include "render/camera.h"
+#include "render/image.h"
+#include "render/offscreen_target.h"
+
+namespace eddy::render {
+
+struct WaterStyle {
+  Rgb absorption{0.45f, 0.09f, 0.06f};  // Beer-Lambert coefficients per unit depth, red absorbed first
+  float depth = 4;                      // the nominal depth light crosses, in the units of absorption
+  Vec3 sun{0.3f, 0.9f, 0.35f};          // direction towards the sun
+};
+
+class SurfaceRenderer {
+ public:
+  // needs a current OpenGL 4.3 context (HeadlessGl); throws InputError for a size beyond the GL's limit
+  SurfaceRenderer(int width, int height);
+  ~SurfaceRenderer();
+  SurfaceRenderer(const SurfaceRenderer&) = delete;
+  SurfaceRenderer& operator=(const SurfaceRenderer&) = delete;
+
+  Image render(const TriangleMesh& mesh, const Camera& camera, const WaterStyle& style = {});
+  double drawMilliseconds() const { return target_.drawMilliseconds(); }
+
+ private:
+  struct Gl;
+  OffscreenTarget target_;
+  std::unique_ptr<Gl> gl_;
+};
+
+}  // namespace eddy::render
