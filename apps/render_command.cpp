@@ -3,7 +3,9 @@
 #include "render_command.h"
 
 #include <eddy/error.h>
+#include <eddy/output.h>
 #include <eddy/scene_io.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -11,12 +13,15 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 
+#include "colliders/triangle_mesh.h"
 #include "io/particle_reader.h"
 #ifdef EDDY_WITH_RENDER
 #include "render/camera.h"
 #include "render/gl_context.h"
 #include "render/particle_renderer.h"
+#include "render/surface_renderer.h"
 #endif
 
 namespace eddy::app {
@@ -29,19 +34,26 @@ struct Frame {
   std::string path, number;
 };
 
-std::vector<Frame> listFrames(const std::string& input) {
+// the folder's particles_NNNNNN.ply (or surface_NNNNNN.ply / .obj) in order, or the one file given
+std::vector<Frame> listFrames(const std::string& input, bool surfaces) {
   std::error_code ec;
   if (!fs::exists(input, ec)) throw InputError("render: input '" + input + "' not found");
-  std::vector<Frame> frames;
   if (!fs::is_directory(input, ec)) return {{input, fs::path(input).stem().string()}};
+  const std::string prefix = surfaces ? "surface_" : "particles_";
+  std::vector<Frame> frames;
   for (const auto& e : fs::directory_iterator(input, ec)) {
-    const std::string name = e.path().filename().string();
-    if (name.rfind("particles_", 0) == 0 && e.path().extension() == ".ply")
-      frames.push_back({e.path().string(), e.path().stem().string().substr(10)});
+    const std::string stem = e.path().stem().string(), ext = e.path().extension().string();
+    const std::string digits = stem.rfind(prefix, 0) == 0 ? stem.substr(prefix.size()) : "";
+    if (!digits.empty() && digits.find_first_not_of("0123456789") == std::string::npos &&
+        (ext == ".ply" || (surfaces && ext == ".obj")))
+      frames.push_back({e.path().string(), digits});
   }
   if (frames.empty())
-    throw InputError("render: input folder '" + input +
-                     "' holds no particle frames (particles_NNNNNN.ply, as `eddy run` writes)");
+    throw InputError(
+        "render: input folder '" + input + "' holds no " +
+        (surfaces ? "surfaces (surface_NNNNNN.ply or .obj, as `eddy run --surface` and `eddy surface` "
+                    "write)"
+                  : "particle frames (particles_NNNNNN.ply, as `eddy run` writes)"));
   std::sort(frames.begin(), frames.end(), [](const Frame& a, const Frame& b) { return a.path < b.path; });
   return frames;
 }
@@ -77,12 +89,17 @@ CLI::App* addRenderCommand(CLI::App& app, RenderOptions& o) {
       "render",
       "Draw the particle frames of an earlier run to PNG images (OpenGL through EGL: the GPU where there is "
       "one, Mesa's llvmpipe where there is not).");
-  sub->add_option("input", o.input, "A run's folder of particles_NNNNNN.ply frames, or one PLY file.")
+  sub->add_option("input", o.input,
+                  "A run's folder of particles_NNNNNN.ply frames (or surface_NNNNNN.ply / .obj with --mode "
+                  "surface), or one such file.")
       ->required()
       ->type_name("PATH");
   sub->add_option("--out", o.out, "Folder for frame_NNNNNN.png (default: INPUT/render).")->type_name("DIR");
-  sub->add_option("--mode", o.mode, "What to draw: particles (spheres coloured by speed).")
-      ->check(CLI::IsMember({"particles"}));
+  sub->add_option(
+         "--mode", o.mode,
+         "What to draw: particles (spheres coloured by speed) or surface (the surface_NNNNNN meshes of "
+         "`eddy run --surface` or `eddy surface`, shaded as water).")
+      ->check(CLI::IsMember({"particles", "surface"}));
   sub->add_option("--size", o.size, "Image size in pixels (default 1280x720).")->type_name("WxH");
   sub->add_option("--camera", o.camera, "Camera position (default: framing every frame's particles).")
       ->delimiter(',')
@@ -118,23 +135,38 @@ int renderCommand(const RenderOptions& o) {
   };
   int width = 0, height = 0;
   parseSize(o.size, width, height);
-  const std::vector<Frame> frames = listFrames(o.input);
-  const double radius = o.radius > 0 ? o.radius : radiusOfRun(o.input);
+  const bool surfaces = o.mode == "surface";
+  const std::vector<Frame> frames = listFrames(o.input, surfaces);
+  const double radius = surfaces ? 0 : (o.radius > 0 ? o.radius : radiusOfRun(o.input));
   // every frame is read and checked before anything is written; the fastest particle sets the colour map
   auto t0 = Clock::now();
-  std::vector<ParticleFrame> data;
+  std::vector<ParticleFrame> particles;
+  std::vector<TriangleMesh> meshes;
   double fastest = 0;
+  Vec3 lo{1e30f, 1e30f, 1e30f}, hi{-1e30f, -1e30f, -1e30f};
   for (const Frame& f : frames) {
-    data.push_back(readParticleFrame(f.path));
-    for (const Vec3& v : data.back().velocity) fastest = std::max(fastest, double(length(v)));
+    const std::vector<Vec3>* points = nullptr;
+    if (surfaces) {
+      meshes.push_back(loadTriangleMesh(f.path));
+      points = &meshes.back().vertices;
+    } else {
+      particles.push_back(readParticleFrame(f.path));
+      for (const Vec3& v : particles.back().velocity) fastest = std::max(fastest, double(length(v)));
+      points = &particles.back().position;
+    }
+    for (const Vec3& x : *points) lo = cwiseMin(lo, x), hi = cwiseMax(hi, x);
   }
+  if (!(lo.x <= hi.x)) throw InputError("render: the surfaces in '" + o.input + "' are all empty");
   const double readMs = since(t0);
+
   render::HeadlessGl gl;
-  render::ParticleRenderer renderer(width, height);
-  // the camera frames every frame's particles: the corners of their common box
-  Vec3 lo = data.front().position.front(), hi = lo;
-  for (const ParticleFrame& f : data)
-    for (const Vec3& x : f.position) lo = cwiseMin(lo, x), hi = cwiseMax(hi, x);
+  std::unique_ptr<render::ParticleRenderer> particleRenderer;
+  std::unique_ptr<render::SurfaceRenderer> surfaceRenderer;
+  if (surfaces)
+    surfaceRenderer = std::make_unique<render::SurfaceRenderer>(width, height);
+  else
+    particleRenderer = std::make_unique<render::ParticleRenderer>(width, height);
+  // the camera frames every frame: the corners of their common box
   std::vector<Vec3> corners;
   for (int c = 0; c < 8; ++c)
     corners.push_back({c & 1 ? hi.x : lo.x, c & 2 ? hi.y : lo.y, c & 4 ? hi.z : lo.z});
@@ -143,8 +175,8 @@ int renderCommand(const RenderOptions& o) {
   if (!o.target.empty()) camera.target = vec3Of(o.target, "--target");
   if (!o.camera.empty()) camera.position = vec3Of(o.camera, "--camera");
   if (!o.camera.empty() || !o.target.empty()) {
-    // no clipping of what the user aims at: near and far from the frame's extent
-    camera.near = float(radius) * 0.5f;
+    // no clipping of what the user aims at
+    camera.near = 1e-3f * length(hi - lo);
     camera.far = 1000;
   }
   const render::ParticleStyle style{float(radius),
@@ -156,27 +188,33 @@ int renderCommand(const RenderOptions& o) {
   if (ec || !fs::is_directory(out))
     throw InputError("render: --out '" + out + "' cannot be created as a folder" +
                      (ec ? ": " + ec.message() : ""));
-  if (!o.quiet)
-    std::printf(
-        "eddy render: %zu frame(s), %dx%d, %s (EGL %s), speed %.3g m/s at the top of the colour map\n",
-        frames.size(), width, height, gl.renderer().c_str(), gl.platform().c_str(), double(style.valueTop));
+  if (!o.quiet) {
+    std::printf("eddy render: %zu frame(s) of %s, %dx%d, %s (EGL %s)", frames.size(), o.mode.c_str(), width,
+                height, gl.renderer().c_str(), gl.platform().c_str());
+    if (!surfaces) std::printf(", speed %.3g m/s at the top of the colour map", double(style.valueTop));
+    std::printf("\n");
+  }
+  ProgressReporter progress(int(frames.size()), !o.quiet && isatty(fileno(stderr)),
+                            o.quiet ? nullptr : stderr);
   double drawMs = 0, writeMs = 0;
   for (std::size_t i = 0; i < frames.size(); ++i) {
-    std::vector<float> speeds(data[i].velocity.size());
-    for (std::size_t k = 0; k < speeds.size(); ++k) speeds[k] = length(data[i].velocity[k]);
     t0 = Clock::now();
-    const render::Image image = renderer.render(data[i].position, speeds, camera, style);
+    render::Image image;
+    if (surfaces) {
+      image = surfaceRenderer->render(meshes[i], camera);
+    } else {
+      std::vector<float> speeds(particles[i].velocity.size());
+      for (std::size_t k = 0; k < speeds.size(); ++k) speeds[k] = length(particles[i].velocity[k]);
+      image = particleRenderer->render(particles[i].position, speeds, camera, style);
+    }
     drawMs += since(t0);
     t0 = Clock::now();
     const std::string name = "frame_" + frames[i].number + ".png";
     render::writePng((fs::path(out) / name).string(), image);
     writeMs += since(t0);
-    if (!o.quiet) {
-      std::printf("  [%zu/%zu] %s: %zu particles\n", i + 1, frames.size(), name.c_str(),
-                  data[i].position.size());
-      std::fflush(stdout);
-    }
+    progress.update(int(i + 1), name);
   }
+  progress.finish();
   if (!o.quiet) {
     const double n = double(frames.size());
     std::printf("  phase        total ms   ms/frame\n");
