@@ -188,6 +188,7 @@ TEST_F(Render, CommandDrawsEachFrame) {
            "/scenes/dam_break.json' --frames 2 --set fluid.spacing=0.05 --backend cpu --quiet --out run"),
       0);
   EXPECT_EQ(eddy("render run --mode ssfr"), 2);
+  EXPECT_EQ(eddy("render run --mode surface"), 2);  // surfaces asked for, but this run wrote none
   EXPECT_EQ(eddy("render run --size 0x10"), 2);
   EXPECT_EQ(eddy("render run --size wide"), 2);
   EXPECT_FALSE(fs::exists(dir / "run" / "render"));
@@ -198,6 +199,13 @@ TEST_F(Render, CommandDrawsEachFrame) {
     in.read(head, 4);
     EXPECT_EQ(std::string(head + 1, 3), "PNG") << name;
   }
+  ASSERT_EQ(
+      eddy("run '" + std::string(EDDY_SOURCE_DIR) +
+           "/scenes/dam_break.json' --frames 1 --set fluid.spacing=0.05 --backend cpu --quiet --surface "
+           "--out wet"),
+      0);
+  ASSERT_EQ(eddy("render wet --mode surface --size 160x120 --quiet --out pictures"), 0);
+  EXPECT_TRUE(fs::exists(dir / "pictures" / "frame_000001.png"));
   fs::remove_all(dir);
 }
 
