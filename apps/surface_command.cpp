@@ -1,18 +1,23 @@
-// `eddy surface`: every frame's particles (read and checked first, so bad input writes nothing) become a
-// Zhu–Bridson surface, written atomically as surface_NNNNNN.ply (or .obj) with the frame's number.
+// `eddy surface`: every frame's particles (PLY or VTK XML; read and checked first, so bad input writes
+// nothing) become a surface by the chosen method, written atomically as surface_NNNNNN.ply (or .obj, .vdb)
+// with the frame's number; a progress bar while it works and a table of where the time went at the end.
 #include "surface_command.h"
 
 #include <eddy/backend.h>
 #include <eddy/error.h>
+#include <eddy/output.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "colliders/triangle_mesh.h"
+#include "run_command.h"
 #include "surface/openvdb_level_set.h"
 #include "surface/surface_reconstruction.h"
 
@@ -21,30 +26,43 @@ namespace eddy::app {
 namespace {
 
 namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
 
 struct Frame {
   std::string path;
-  std::string number;  // the digits of particles_NNNNNN.ply, or the file's own stem
+  std::string number;  // the digits of particles_NNNNNN.ply (.vtu), or the file's own stem
 };
 
-// the frames to read: the folder's particles_*.ply in order, or the one file given
+// the frames to read: the folder's particles_*.ply or particles_*.vtu in order, or the one file given
 std::vector<Frame> listFrames(const std::string& input) {
   std::error_code ec;
   if (!fs::exists(input, ec)) throw InputError("surface: input '" + input + "' not found");
-  std::vector<Frame> frames;
+  std::vector<Frame> ply, vtu;
   if (!fs::is_directory(input, ec)) {
-    frames.push_back({input, fs::path(input).stem().string()});
-    return frames;
+    // particles_000120.vtu gives surface_000120.ply, like a folder's frames; any other name is kept whole
+    std::string stem = fs::path(input).stem().string();
+    if (stem.rfind("particles_", 0) == 0 && stem.size() > 10) stem.erase(0, 10);
+    return {{input, stem}};
   }
   for (const auto& entry : fs::directory_iterator(input, ec)) {
-    std::string name = entry.path().filename().string();
-    if (name.rfind("particles_", 0) == 0 && entry.path().extension() == ".ply")
-      frames.push_back({entry.path().string(), entry.path().stem().string().substr(10)});
+    const std::string name = entry.path().filename().string(), ext = entry.path().extension().string();
+    if (name.rfind("particles_", 0) != 0 || (ext != ".ply" && ext != ".vtu")) continue;
+    (ext == ".ply" ? ply : vtu).push_back({entry.path().string(), entry.path().stem().string().substr(10)});
   }
   if (ec) throw InputError("surface: input folder '" + input + "' cannot be read: " + ec.message());
-  if (frames.empty())
+  if (ply.empty() && vtu.empty())
     throw InputError("surface: input folder '" + input +
-                     "' holds no particle frames (particles_NNNNNN.ply, as `eddy run --format ply` writes)");
+                     "' holds no particle frames (particles_NNNNNN.ply or .vtu, as `eddy run` writes)");
+  // two runs' frames side by side would make one sequence of whichever frames came first
+  if (!ply.empty() && !vtu.empty())
+    throw InputError("surface: input folder '" + input + "' holds both .ply (" + std::to_string(ply.size()) +
+                     ") and .vtu (" + std::to_string(vtu.size()) +
+                     ") particle frames; keep frames of one format in the folder");
+  std::vector<Frame> frames = ply.empty() ? std::move(vtu) : std::move(ply);
   std::sort(frames.begin(), frames.end(), [](const Frame& a, const Frame& b) { return a.path < b.path; });
   return frames;
 }
@@ -63,15 +81,54 @@ void prepareOutput(const std::string& out) {
   fs::remove(probe, ec);
 }
 
+// wall-clock milliseconds of each phase, summed over the frames
+struct Phases {
+  double check = 0;  // the first pass: every frame read and checked before anything is written
+  double read = 0, field = 0, mesh = 0, smooth = 0, write = 0;
+  double other = 0;  // the rest of a reconstruction: buffers set up, particles and mesh copied
+};
+
+// the columns of `eddy run`'s table, per frame instead of per substep
+std::string formatPhaseTable(const Phases& p, std::size_t frames, double totalMs, bool smoothing) {
+  std::string out;
+  char buf[200];
+  auto row = [&](const char* name, double ms, const char* share) {
+    std::snprintf(buf, sizeof buf, "  %-24s %14.3f %14.4f %10s\n", name, ms,
+                  frames ? ms / double(frames) : 0.0, share);
+    out += buf;
+  };
+  auto phase = [&](const char* name, double ms) {
+    char share[32] = "-";
+    if (totalMs > 0) std::snprintf(share, sizeof share, "%.1f%%", 100.0 * ms / totalMs);
+    row(name, ms, share);
+  };
+  std::snprintf(buf, sizeof buf, "  %-24s %14s %14s %10s\n", "phase", "total ms", "ms/frame", "% of total");
+  out += buf;
+  out += "  " + std::string(24 + 1 + 14 + 1 + 14 + 1 + 10, '-') + "\n";
+  phase("check (read first)", p.check);
+  phase("read", p.read);
+  phase("field", p.field);
+  phase("marching cubes", p.mesh);
+  if (smoothing) phase("smoothing", p.smooth);
+  phase("setup and copies", p.other);
+  phase("write", p.write);
+  row("total (wall clock)", totalMs, totalMs > 0 ? "100.0%" : "-");
+  return out;
+}
+
 }  // namespace
 
 CLI::App* addSurfaceCommand(CLI::App& app, SurfaceOptions& o) {
   CLI::App* sub = app.add_subcommand(
       "surface",
-      "Reconstruct the liquid's surface from particle frames written earlier (PLY with x, y, z per vertex: "
-      "eddy's or anyone's): one triangle mesh per frame, by the method of Zhu & Bridson (2005) and marching "
-      "cubes, on the GPU where there is one.");
-  sub->add_option("input", o.input, "A folder of particles_NNNNNN.ply frames, or one PLY file.")
+      "Reconstruct the liquid's surface from particle frames written earlier (PLY with x, y, z per vertex, "
+      "eddy's or anyone's, or VTK XML .vtu/.vtp files with a Points array): one triangle mesh per frame, on "
+      "the GPU where there is one. Every frame is read and checked before anything is written; a progress "
+      "bar runs while it works and a table of the time per phase (read, field, marching cubes, smoothing, "
+      "write) follows.");
+  sub->add_option("input", o.input,
+                  "A folder of particles_NNNNNN.ply or particles_NNNNNN.vtu frames (as `eddy run --format "
+                  "ply|vtk` writes; not both formats in one folder), or one .ply, .vtu or .vtp file.")
       ->required()
       ->type_name("PATH");
   sub->add_option("--out", o.out, "Folder for surface_NNNNNN.ply (created if missing).")
@@ -104,50 +161,98 @@ CLI::App* addSurfaceCommand(CLI::App& app, SurfaceOptions& o) {
   sub->add_option("--backend", o.backend,
                   "Where the surfaces are built: auto (the GPU where there is one), cpu or cuda.")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+  sub->add_flag("-q,--quiet", o.quiet,
+                "No progress, per-frame lines or timing table; errors and the summary line still print. "
+                "Default: off.");
   return sub;
 }
 
 int surfaceCommand(const SurfaceOptions& o) {
+  const auto start = Clock::now();
   if (o.format == "vdb" && !openVdbAvailable())
     throw InputError(
         "surface: --format vdb: this build of eddy has no OpenVDB (install libopenvdb-dev and rebuild)");
-  std::vector<Frame> frames = listFrames(o.input);
-  // every frame is read and checked before anything is written
-  for (const Frame& f : frames) (void)loadPointCloud(f.path);
-  prepareOutput(o.out);
-  Backend backend = resolveBackend(o.backend == "cuda"  ? Backend::Cuda
-                                   : o.backend == "cpu" ? Backend::Cpu
-                                                        : Backend::Auto);
+  const std::vector<Frame> frames = listFrames(o.input);
+  // a missing GPU is found before the frames are read and anything is written
+  const Backend backend = chooseBackend(o.backend);
   SurfaceSettings s = SurfaceSettings::fromSpacing(Real(o.spacing), Real(o.cell), Real(o.radius));
   parseSurfaceMethod(o.method, s.method);
   s.smoothingIterations = o.smooth;
   checkSurfaceSettings(s);
-  std::printf("eddy surface: %zu frame(s), %s, cell %.4g m, kernel radius %.4g m, on %s\n", frames.size(),
-              surfaceMethodName(s.method), double(s.cell), double(s.kernelRadius),
-              backend == Backend::Cuda ? "cuda" : "cpu");
-  double fieldMs = 0, meshMs = 0;
+
+  // quiet silences progress entirely; otherwise a bar on a terminal, sparse lines in a log
+  const int count = int(frames.size());
+  const bool bar = !o.quiet && isatty(fileno(stderr));
+  std::FILE* progressStream = o.quiet ? nullptr : stderr;
+  auto fileName = [](const Frame& f) { return fs::path(f.path).filename().string(); };
+  Phases t;
+
+  // every frame is read and checked before anything is written; a bar on a terminal only, so that in a
+  // log bad input reads as its one error line
+  ProgressReporter checking(count, bar, bar ? stderr : nullptr);
+  try {
+    for (int i = 0; i < count; ++i) {
+      (void)loadPointCloud(frames[i].path);
+      checking.update(i + 1, "checked " + fileName(frames[i]));
+    }
+  } catch (...) {
+    checking.finish();  // the error goes on a line of its own
+    throw;
+  }
+  checking.finish();
+  t.check = msSince(start);
+  prepareOutput(o.out);
+
+  if (!o.quiet)
+    std::printf("eddy surface: %d frame(s), %s, cell %.4g m, kernel radius %.4g m, on %s\n", count,
+                surfaceMethodName(s.method), double(s.cell), double(s.kernelRadius),
+                backend == Backend::Cuda ? "cuda" : "cpu");
+  // one line per frame for logs and scripts; on a terminal the bar says it
+  const bool frameLines = !o.quiet && !isatty(fileno(stdout));
+  ProgressReporter progress(count, bar, progressStream);
   std::size_t triangles = 0;
-  for (std::size_t i = 0; i < frames.size(); ++i) {
-    std::vector<Vec3> particles = loadPointCloud(frames[i].path);
+  for (int i = 0; i < count; ++i) {
+    auto t0 = Clock::now();
+    const std::vector<Vec3> particles = loadPointCloud(frames[i].path);
+    t.read += msSince(t0);
+
+    t0 = Clock::now();
     SurfaceStats stats;
     TriangleMesh mesh = reconstructSurface(particles, s, backend, &stats);
-    std::string name = "surface_" + frames[i].number + "." + o.format;
+    const double built = stats.fieldMilliseconds + stats.meshMilliseconds + stats.smoothMilliseconds;
+    t.field += stats.fieldMilliseconds;
+    t.mesh += stats.meshMilliseconds;
+    t.smooth += stats.smoothMilliseconds;
+    // device times (CUDA events) can overlap the host's clock a little: never below zero
+    t.other += std::max(0.0, msSince(t0) - built);
+
+    t0 = Clock::now();
+    const std::string name = "surface_" + frames[i].number + "." + o.format;
     if (o.format == "vdb")  // the exact distance to the mesh, 3 cells each side
       writeVdbLevelSet((fs::path(o.out) / name).string(), levelSetOfMesh(mesh, s.cell, Vec3{}, 3));
     else
       writeTriangleMesh((fs::path(o.out) / name).string(), mesh);
-    fieldMs += stats.fieldMilliseconds;
-    meshMs += stats.meshMilliseconds;
+    t.write += msSince(t0);
     triangles += mesh.triangles.size();
-    std::printf(
-        "  [%zu/%zu] %s: %zu particles -> %zu vertices, %zu triangles (grid %d x %d x %d; field %.1f ms, "
-        "mesh %.1f ms)\n",
-        i + 1, frames.size(), name.c_str(), particles.size(), mesh.vertices.size(), mesh.triangles.size(),
-        stats.nx, stats.ny, stats.nz, stats.fieldMilliseconds, stats.meshMilliseconds);
-    std::fflush(stdout);
+
+    if (frameLines) {
+      std::printf(
+          "  [%d/%d] %s: %zu particles -> %zu vertices, %zu triangles (grid %d x %d x %d; field %.1f ms, "
+          "mesh %.1f ms)\n",
+          i + 1, count, name.c_str(), particles.size(), mesh.vertices.size(), mesh.triangles.size(), stats.nx,
+          stats.ny, stats.nz, stats.fieldMilliseconds, stats.meshMilliseconds);
+      std::fflush(stdout);
+    }
+    progress.update(i + 1, name + "  " + std::to_string(particles.size()) + " particles  " +
+                               std::to_string(mesh.triangles.size()) + " triangles");
   }
-  std::printf("done: %zu triangles in all; field %.1f ms, marching cubes %.1f ms\n", triangles, fieldMs,
-              meshMs);
+  progress.finish();
+
+  const double totalMs = msSince(start);
+  if (!o.quiet)
+    std::fputs(formatPhaseTable(t, frames.size(), totalMs, s.smoothingIterations > 0).c_str(), stdout);
+  std::printf("eddy surface: %d frame(s), %zu triangles in all, %.2f s wall clock, on %s, output in '%s'\n",
+              count, triangles, totalMs / 1000.0, backend == Backend::Cuda ? "cuda" : "cpu", o.out.c_str());
   return 0;
 }
 

@@ -1,4 +1,4 @@
-// `eddy surface`: liquid surfaces from particle frames written earlier (PLY), one mesh per frame.
+// `eddy surface`: liquid surfaces from particle frames written earlier (PLY or VTK XML), one mesh per frame.
 #pragma once
 
 #include <string>
@@ -10,7 +10,7 @@ class App;
 namespace eddy::app {
 
 struct SurfaceOptions {
-  std::string input;        // a folder of particles_NNNNNN.ply frames, or one PLY file
+  std::string input;        // a folder of particles_NNNNNN.ply (or .vtu) frames, or one such file
   std::string out;          // --out: the folder the surfaces go to
   double spacing = 0;       // --spacing: the particles' rest spacing, m
   double cell = 2.0 / 3.0;  // --cell: grid spacing, in particle spacings (h / 3 with h = 2 spacings)
@@ -19,6 +19,7 @@ struct SurfaceOptions {
   int smooth = 0;                      // --smooth: Taubin iterations
   std::string format = "ply";          // --format: ply (binary), obj, or vdb (a level set)
   std::string backend = "auto";        // --backend
+  bool quiet = false;                  // --quiet: no progress, per-frame lines or timing table
 };
 
 // registers the subcommand; the options land in opts when it is parsed

@@ -333,6 +333,101 @@ TEST_F(Cli, SurfaceBadInputWritesNothing) {
     EXPECT_FALSE(fs::exists(dir_ / folder)) << folder;
 }
 
+// `eddy surface` over a run's .vtu frames (`eddy run --format vtk`): the same meshes as from the same run's
+// PLY frames (the CPU run is deterministic and both hold the same float positions; the field's parallel
+// sums may round differently, hence the tolerance), a progress line per frame in logs and the phase table
+TEST_F(Cli, SurfaceReadsVtuFramesLikePly) {
+  ASSERT_EQ(tinyRun((dir_ / "ply").string()).code, 0);
+  ASSERT_EQ(tinyRun((dir_ / "vtu").string(), "--format vtk").code, 0);
+  ASSERT_TRUE(fs::exists(dir_ / "vtu" / "particles_000002.vtu"));
+  const CliResult fromPly = run("surface ply --out sp --spacing 0.05 --backend cpu --smooth 2");
+  ASSERT_EQ(fromPly.code, 0) << fromPly.err;
+  const CliResult fromVtu = run("surface vtu --out sv --spacing 0.05 --backend cpu --smooth 2");
+  ASSERT_EQ(fromVtu.code, 0) << fromVtu.err;
+  EXPECT_NE(fromVtu.out.find("[3/3] surface_000002.ply"), std::string::npos) << fromVtu.out;
+  for (const char* name : {"surface_000000.ply", "surface_000001.ply", "surface_000002.ply"}) {
+    SCOPED_TRACE(name);
+    const TriangleMesh a = loadTriangleMesh((dir_ / "sp" / name).string());
+    const TriangleMesh b = loadTriangleMesh((dir_ / "sv" / name).string());
+    ASSERT_EQ(a.vertices.size(), b.vertices.size());
+    ASSERT_GT(a.triangles.size(), 100u);
+    EXPECT_EQ(a.triangles, b.triangles);
+    const MeshReport report = inspectMesh(a);
+    const float extent =
+        std::max({report.hi.x - report.lo.x, report.hi.y - report.lo.y, report.hi.z - report.lo.z});
+    for (std::size_t i = 0; i < a.vertices.size(); ++i) {
+      ASSERT_NEAR(a.vertices[i].x, b.vertices[i].x, 1e-6f * extent) << i;
+      ASSERT_NEAR(a.vertices[i].y, b.vertices[i].y, 1e-6f * extent) << i;
+      ASSERT_NEAR(a.vertices[i].z, b.vertices[i].z, 1e-6f * extent) << i;
+    }
+  }
+  // progress goes to stderr (plain lines, as it is not a terminal), the phase table to stdout
+  EXPECT_NE(fromVtu.err.find("frame 3/3 (100%) surface_000002.ply"), std::string::npos) << fromVtu.err;
+  for (const char* line : {"phase", "check (read first)", "read ", "field ", "marching cubes", "smoothing",
+                           "setup and copies", "write ", "total (wall clock)"})
+    EXPECT_NE(fromVtu.out.find(std::string("  ") + line), std::string::npos) << line << "\n" << fromVtu.out;
+
+  // one .vtu file; quiet keeps only the summary line
+  const CliResult one =
+      run("surface vtu/particles_000001.vtu --out one --spacing 0.05 --backend cpu --quiet");
+  ASSERT_EQ(one.code, 0) << one.err;
+  EXPECT_TRUE(fs::exists(dir_ / "one" / "surface_000001.ply")) << one.out;
+  EXPECT_TRUE(one.err.empty()) << one.err;
+  EXPECT_EQ(countLines(one.out), 1) << one.out;
+  EXPECT_EQ(one.out.find("total (wall clock)"), std::string::npos) << one.out;
+}
+
+// a bad .vtu among good ones, or frames of both formats in one folder: exit 2, one line naming the file
+// or the folder, nothing written
+TEST_F(Cli, SurfaceBadVtuWritesNothing) {
+  ASSERT_EQ(tinyRun((dir_ / "vtu").string(), "--format vtk").code, 0);
+  const std::string good = readText(dir_ / "vtu" / "particles_000001.vtu");
+  const std::size_t points = good.find("Name=\"Points\"");
+  ASSERT_NE(points, std::string::npos);
+  const std::size_t data = good.find('>', points) + 1;
+  struct Case {
+    const char* folder;
+    std::string text, mention;
+  } cases[] = {
+      // the Points array cut mid-way (and the rest of the file kept): the base64 runs short
+      {"cut",
+       good.substr(0, (data + good.find("</DataArray>", data)) / 2) +
+           good.substr(good.find("</DataArray>", data)),
+       "is truncated"},
+      {"nopoints", good.substr(0, good.find("<Points>")) + good.substr(good.find("</Points>") + 9),
+       "no Points array"},
+      {"twocomp", good.substr(0, points) + "NumberOfComponents=\"2\" " + good.substr(points),
+       "component(s) per point"},
+  };
+  for (const Case& c : cases) {
+    fs::create_directories(dir_ / c.folder);
+    for (const char* name : {"particles_000000.vtu", "particles_000002.vtu"})
+      fs::copy_file(dir_ / "vtu" / name, dir_ / c.folder / name);
+    std::ofstream(dir_ / c.folder / "particles_000001.vtu", std::ios::binary) << c.text;
+    const CliResult r =
+        run(std::string("surface ") + c.folder + " --out out_" + c.folder + " --spacing 0.05 --backend cpu");
+    EXPECT_EQ(r.code, 2) << c.folder << ": " << r.err;
+    EXPECT_EQ(
+        r.err.rfind("eddy: error: particle file '" + std::string(c.folder) + "/particles_000001.vtu': ", 0),
+        0u)
+        << r.err;
+    EXPECT_NE(r.err.find(c.mention), std::string::npos) << c.folder << ": " << r.err;
+    EXPECT_EQ(countLines(r.err), 1) << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / ("out_" + std::string(c.folder)))) << c.folder;
+  }
+
+  fs::create_directories(dir_ / "mixed");
+  fs::copy_file(dir_ / "vtu" / "particles_000000.vtu", dir_ / "mixed" / "particles_000000.vtu");
+  std::ofstream(dir_ / "mixed" / "particles_000001.ply")
+      << "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\n"
+         "end_header\n0 0 0\n";
+  const CliResult mixed = run("surface mixed --out out_mixed --spacing 0.05 --backend cpu");
+  EXPECT_EQ(mixed.code, 2);
+  EXPECT_NE(mixed.err.find("'mixed' holds both .ply (1) and .vtu (1) particle frames"), std::string::npos)
+      << mixed.err;
+  EXPECT_FALSE(fs::exists(dir_ / "out_mixed"));
+}
+
 // `eddy run --surface`: a closed surface per frame from the device's particles, the same mesh as `eddy
 // surface` builds from the written frames; with output.particles false, surfaces only; a surface section
 // that cannot work is refused before anything is written
