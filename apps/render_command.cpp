@@ -45,7 +45,7 @@ std::vector<Frame> listFrames(const std::string& input, bool surfaces) {
     const std::string stem = e.path().stem().string(), ext = e.path().extension().string();
     const std::string digits = stem.rfind(prefix, 0) == 0 ? stem.substr(prefix.size()) : "";
     if (!digits.empty() && digits.find_first_not_of("0123456789") == std::string::npos &&
-        (ext == ".ply" || (surfaces && ext == ".obj")))
+        (ext == ".ply" || (surfaces ? ext == ".obj" : ext == ".vtu")))
       frames.push_back({e.path().string(), digits});
   }
   if (frames.empty())
@@ -53,7 +53,7 @@ std::vector<Frame> listFrames(const std::string& input, bool surfaces) {
         "render: input folder '" + input + "' holds no " +
         (surfaces ? "surfaces (surface_NNNNNN.ply or .obj, as `eddy run --surface` and `eddy surface` "
                     "write)"
-                  : "particle frames (particles_NNNNNN.ply, as `eddy run` writes)"));
+                  : "particle frames (particles_NNNNNN.ply or .vtu, as `eddy run` writes)"));
   std::sort(frames.begin(), frames.end(), [](const Frame& a, const Frame& b) { return a.path < b.path; });
   return frames;
 }
@@ -90,8 +90,8 @@ CLI::App* addRenderCommand(CLI::App& app, RenderOptions& o) {
       "Draw the particle frames of an earlier run to PNG images (OpenGL through EGL: the GPU where there is "
       "one, Mesa's llvmpipe where there is not).");
   sub->add_option("input", o.input,
-                  "A run's folder of particles_NNNNNN.ply frames (or surface_NNNNNN.ply / .obj with --mode "
-                  "surface), or one such file.")
+                  "A run's folder of particles_NNNNNN.ply or .vtu frames (or surface_NNNNNN.ply / .obj with "
+                  "--mode surface), or one such file.")
       ->required()
       ->type_name("PATH");
   sub->add_option("--out", o.out, "Folder for frame_NNNNNN.png (default: INPUT/render).")->type_name("DIR");
