@@ -1,5 +1,6 @@
 // `eddy render`: every frame of a run drawn to OUT/frame_NNNNNN.png. Frames are read and checked first, so
-// bad input writes nothing; the camera frames all of them unless given.
+// bad input writes nothing, then read again one at a time to draw; the camera frames all of them unless
+// given.
 #include "render_command.h"
 
 #include <eddy/error.h>
@@ -140,24 +141,18 @@ int renderCommand(const RenderOptions& o) {
   const double radius = surfaces ? 0 : (o.radius > 0 ? o.radius : radiusOfRun(o.input));
   // every frame is read and checked before anything is written; the fastest particle sets the colour map
   auto t0 = Clock::now();
-  std::vector<ParticleFrame> particles;
-  std::vector<TriangleMesh> meshes;
+  // the check pass keeps only the box and the fastest speed: a long run's frames need not fit in memory
   double fastest = 0;
   Vec3 lo{1e30f, 1e30f, 1e30f}, hi{-1e30f, -1e30f, -1e30f};
   for (const Frame& f : frames) {
-    const std::vector<Vec3>* points = nullptr;
-    if (surfaces) {
-      meshes.push_back(loadTriangleMesh(f.path));
-      points = &meshes.back().vertices;
-    } else {
-      particles.push_back(readParticleFrame(f.path));
-      for (const Vec3& v : particles.back().velocity) fastest = std::max(fastest, double(length(v)));
-      points = &particles.back().position;
-    }
-    for (const Vec3& x : *points) lo = cwiseMin(lo, x), hi = cwiseMax(hi, x);
+    const ParticleFrame frame =
+        surfaces ? ParticleFrame{loadTriangleMesh(f.path).vertices, {}} : readParticleFrame(f.path);
+    for (const Vec3& v : frame.velocity) fastest = std::max(fastest, double(length(v)));
+    for (const Vec3& x : frame.position) lo = cwiseMin(lo, x), hi = cwiseMax(hi, x);
   }
   if (!(lo.x <= hi.x)) throw InputError("render: the surfaces in '" + o.input + "' are all empty");
-  const double readMs = since(t0);
+  const double checkMs = since(t0);
+  double readMs = 0;
 
   render::HeadlessGl gl;
   std::unique_ptr<render::ParticleRenderer> particleRenderer;
@@ -199,13 +194,17 @@ int renderCommand(const RenderOptions& o) {
   double drawMs = 0, writeMs = 0;
   for (std::size_t i = 0; i < frames.size(); ++i) {
     t0 = Clock::now();
+    const TriangleMesh mesh = surfaces ? loadTriangleMesh(frames[i].path) : TriangleMesh{};
+    const ParticleFrame particles = surfaces ? ParticleFrame{} : readParticleFrame(frames[i].path);
+    readMs += since(t0);
+    t0 = Clock::now();
     render::Image image;
     if (surfaces) {
-      image = surfaceRenderer->render(meshes[i], camera);
+      image = surfaceRenderer->render(mesh, camera);
     } else {
-      std::vector<float> speeds(particles[i].velocity.size());
-      for (std::size_t k = 0; k < speeds.size(); ++k) speeds[k] = length(particles[i].velocity[k]);
-      image = particleRenderer->render(particles[i].position, speeds, camera, style);
+      std::vector<float> speeds(particles.velocity.size());
+      for (std::size_t k = 0; k < speeds.size(); ++k) speeds[k] = length(particles.velocity[k]);
+      image = particleRenderer->render(particles.position, speeds, camera, style);
     }
     drawMs += since(t0);
     t0 = Clock::now();
@@ -218,8 +217,10 @@ int renderCommand(const RenderOptions& o) {
   if (!o.quiet) {
     const double n = double(frames.size());
     std::printf("  phase        total ms   ms/frame\n");
-    std::printf("  read       %10.1f %10.2f\n  draw       %10.1f %10.2f\n  write PNG  %10.1f %10.2f\n",
-                readMs, readMs / n, drawMs, drawMs / n, writeMs, writeMs / n);
+    std::printf(
+        "  check      %10.1f %10.2f\n  read       %10.1f %10.2f\n  draw       %10.1f %10.2f\n"
+        "  write PNG  %10.1f %10.2f\n",
+        checkMs, checkMs / n, readMs, readMs / n, drawMs, drawMs / n, writeMs, writeMs / n);
   }
   return 0;
 }
