@@ -12,7 +12,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 
@@ -73,11 +75,62 @@ Vec3 vec3Of(const std::vector<double>& v, const char* flag) {
   return Vec3{Real(v[0]), Real(v[1]), Real(v[2])};
 }
 
+// the run's scene.json (beside its frames), or an empty path
+fs::path sceneOfRun(const std::string& input) {
+  const fs::path dir = fs::is_directory(input) ? fs::path(input) : fs::path(input).parent_path();
+  return fs::exists(dir / "scene.json") ? dir / "scene.json" : fs::path();
+}
+
+// the path as one word for the shell
+std::string shellQuoted(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// Frames piped to ffmpeg as raw RGB, encoded to H.264 in a temporary file that is renamed when ffmpeg
+// succeeds, so a failed or interrupted encode leaves no video behind
+class VideoWriter {
+ public:
+  VideoWriter(const std::string& path, int width, int height, double fps) : path_(path) {
+    temporary_ = path + ".partial.mp4";
+    // yuv420p wants even sides: pad by a pixel where needed
+    const std::string command =
+        "ffmpeg -loglevel error -y -f rawvideo -pix_fmt rgb24 -s " + std::to_string(width) + "x" +
+        std::to_string(height) + " -r " + std::to_string(fps) +
+        " -i - -vf 'pad=ceil(iw/2)*2:ceil(ih/2)*2' -c:v libx264 -pix_fmt yuv420p " + shellQuoted(temporary_);
+    // a failed ffmpeg closes the pipe: the next write must fail, not kill eddy with SIGPIPE
+    std::signal(SIGPIPE, SIG_IGN);
+    pipe_ = popen(command.c_str(), "w");
+    if (!pipe_) throw RuntimeFailure("render: --video: ffmpeg could not be started");
+  }
+  ~VideoWriter() {
+    if (pipe_) pclose(pipe_);
+    std::error_code ec;
+    fs::remove(temporary_, ec);
+  }
+  void add(const render::Image& image) {
+    if (std::fwrite(image.rgb.data(), 1, image.rgb.size(), pipe_) != image.rgb.size())
+      throw RuntimeFailure("render: --video: ffmpeg stopped taking frames");
+  }
+  void finish() {
+    const int status = pclose(pipe_);
+    pipe_ = nullptr;
+    if (status != 0) throw RuntimeFailure("render: --video: ffmpeg failed to encode '" + path_ + "'");
+    fs::rename(temporary_, path_);
+  }
+
+ private:
+  std::string path_, temporary_;
+  std::FILE* pipe_ = nullptr;
+};
+
+bool ffmpegInstalled() { return std::system("command -v ffmpeg >/dev/null 2>&1") == 0; }
+
 // half the run's spacing, from the scene.json `eddy run` writes beside its frames
 double radiusOfRun(const std::string& input) {
-  const fs::path scene =
-      fs::path(fs::is_directory(input) ? input : fs::path(input).parent_path().string()) / "scene.json";
-  if (!fs::exists(scene))
+  const fs::path scene = sceneOfRun(input);
+  if (scene.empty())
     throw InputError("render: no scene.json beside '" + input +
                      "' to take the particle size from; give --radius");
   return 0.5 * double(loadScene(scene.string(), {}).fluid.spacing);
@@ -121,7 +174,14 @@ CLI::App* addRenderCommand(CLI::App& app, RenderOptions& o) {
                   "Speed at the top of the colour map, m/s (default: the fastest particle of all frames).")
       ->check(CLI::PositiveNumber)
       ->type_name("M/S");
-  sub->add_flag("--quiet", o.quiet, "No per-frame lines.");
+  sub->add_option(
+         "--video", o.video,
+         "Also an H.264 MP4 of the frames, made by ffmpeg where it is installed (without it, the PNGs "
+         "and a note).")
+      ->type_name("FILE.mp4");
+  sub->add_option("--fps", o.fps, "The video's frame rate (default: the run's time.fps, else 60).")
+      ->check(CLI::Range(0.1, 1000.0));
+  sub->add_flag("--quiet", o.quiet, "No progress, per-frame lines or timing table.");
   return sub;
 }
 
@@ -137,6 +197,8 @@ int renderCommand(const RenderOptions& o) {
   int width = 0, height = 0;
   parseSize(o.size, width, height);
   const bool surfaces = o.mode == "surface";
+  if (!o.video.empty() && fs::path(o.video).extension() != ".mp4")
+    throw InputError("render: --video '" + o.video + "': the file must end in .mp4");
   const std::vector<Frame> frames = listFrames(o.input, surfaces);
   const double radius = surfaces ? 0 : (o.radius > 0 ? o.radius : radiusOfRun(o.input));
   // every frame is read and checked before anything is written; the fastest particle sets the colour map
@@ -189,6 +251,17 @@ int renderCommand(const RenderOptions& o) {
     if (!surfaces) std::printf(", speed %.3g m/s at the top of the colour map", double(style.valueTop));
     std::printf("\n");
   }
+  std::unique_ptr<VideoWriter> video;
+  if (!o.video.empty() && ffmpegInstalled()) {
+    const fs::path scene = sceneOfRun(o.input);
+    const double fps = o.fps > 0       ? o.fps
+                       : scene.empty() ? 60.0
+                                       : double(loadScene(scene.string(), {}).time.fps);
+    video = std::make_unique<VideoWriter>(o.video, width, height, fps);
+  } else if (!o.video.empty()) {
+    std::printf("eddy render: no ffmpeg on this machine, so no %s (PNGs only; install ffmpeg for videos)\n",
+                o.video.c_str());
+  }
   ProgressReporter progress(int(frames.size()), !o.quiet && isatty(fileno(stderr)),
                             o.quiet ? nullptr : stderr);
   double drawMs = 0, writeMs = 0;
@@ -210,10 +283,15 @@ int renderCommand(const RenderOptions& o) {
     t0 = Clock::now();
     const std::string name = "frame_" + frames[i].number + ".png";
     render::writePng((fs::path(out) / name).string(), image);
+    if (video) video->add(image);
     writeMs += since(t0);
     progress.update(int(i + 1), name);
   }
   progress.finish();
+  if (video) {
+    video->finish();
+    if (!o.quiet) std::printf("  video: %s\n", o.video.c_str());
+  }
   if (!o.quiet) {
     const double n = double(frames.size());
     std::printf("  phase        total ms   ms/frame\n");

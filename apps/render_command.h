@@ -20,6 +20,8 @@ struct RenderOptions {
   double fov = 40;                 // --fov, degrees
   double radius = 0;               // --radius, m (default: half the run's fluid.spacing)
   double speedTop = 0;             // --speed-top, m/s (default: the fastest particle of all frames)
+  std::string video;               // --video FILE.mp4: the frames as a video too, where ffmpeg is installed
+  double fps = 0;                  // --fps: the video's frame rate (default: the run's time.fps, else 60)
   bool quiet = false;
 };
 

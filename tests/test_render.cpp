@@ -191,6 +191,7 @@ TEST_F(Render, CommandDrawsEachFrame) {
   EXPECT_EQ(eddy("render run --mode surface"), 2);  // surfaces asked for, but this run wrote none
   EXPECT_EQ(eddy("render run --size 0x10"), 2);
   EXPECT_EQ(eddy("render run --size wide"), 2);
+  EXPECT_EQ(eddy("render run --video movie.avi"), 2);
   EXPECT_FALSE(fs::exists(dir / "run" / "render"));
   ASSERT_EQ(eddy("render run --size 160x120 --quiet"), 0);
   for (const char* name : {"frame_000000.png", "frame_000001.png", "frame_000002.png"}) {
@@ -204,8 +205,20 @@ TEST_F(Render, CommandDrawsEachFrame) {
            "/scenes/dam_break.json' --frames 1 --set fluid.spacing=0.05 --backend cpu --quiet --surface "
            "--out wet"),
       0);
-  ASSERT_EQ(eddy("render wet --mode surface --size 160x120 --quiet --out pictures"), 0);
+  ASSERT_EQ(eddy("render wet --mode surface --size 160x120 --quiet --out pictures --video movie.mp4"), 0);
   EXPECT_TRUE(fs::exists(dir / "pictures" / "frame_000001.png"));
+  // an MP4 where ffmpeg is installed (its first box is "ftyp"), a note where it is not
+  if (std::system("command -v ffmpeg >/dev/null 2>&1") == 0) {
+    std::ifstream in(dir / "movie.mp4", std::ios::binary);
+    char head[8] = {};
+    in.read(head, 8);
+    EXPECT_EQ(std::string(head + 4, 4), "ftyp");
+    EXPECT_FALSE(fs::exists(dir / "movie.mp4.partial.mp4"));
+  } else {
+    std::ifstream in(dir / "out.txt");
+    const std::string out{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    EXPECT_NE(out.find("no ffmpeg"), std::string::npos) << out;
+  }
   fs::remove_all(dir);
 }
 
