@@ -22,6 +22,7 @@
 #include "io/particle_reader.h"
 #ifdef EDDY_WITH_RENDER
 #include "render/camera.h"
+#include "render/color_bar.h"
 #include "render/gl_context.h"
 #include "render/particle_renderer.h"
 #include "render/surface_renderer.h"
@@ -278,6 +279,9 @@ int renderCommand(const RenderOptions& o) {
       std::vector<float> speeds(particles.velocity.size());
       for (std::size_t k = 0; k < speeds.size(); ++k) speeds[k] = length(particles.velocity[k]);
       image = particleRenderer->render(particles.position, speeds, camera, style);
+      // the key to the colours, where the frames carry velocities
+      if (fastest > 0)
+        render::drawColorBar(image, render::kColorLow, render::kColorHigh, style.valueTop, "m/s");
     }
     drawMs += since(t0);
     t0 = Clock::now();

@@ -17,6 +17,7 @@
 
 #ifdef EDDY_WITH_RENDER
 #include "render/camera.h"
+#include "render/color_bar.h"
 #include "render/gl_context.h"
 #include "render/image.h"
 #include "render/particle_renderer.h"
@@ -105,6 +106,32 @@ TEST_F(Render, SizeBeyondTheLimitIsRefused) {
       EXPECT_NE(std::string(e.what()).find("--size"), std::string::npos) << e.what();
     }
   }
+}
+
+// the colour map's key: low end at the bottom, high end at the top, the top value written above it
+TEST(RenderColorBar, ShowsTheMapAndItsTop) {
+  Image image;
+  image.width = kWidth, image.height = kHeight;
+  image.rgb.assign(std::size_t(kWidth) * kHeight * 3, 235);
+  const ColorBarPlacement bar = drawColorBar(image, kColorLow, kColorHigh, 3.2f, "m/s");
+  ASSERT_LT(bar.x0, bar.x1);
+  const std::uint8_t* bottom = image.at((bar.x0 + bar.x1) / 2, bar.y1);
+  const std::uint8_t* top = image.at((bar.x0 + bar.x1) / 2, bar.y0);
+  EXPECT_EQ(bottom[2], channel(kColorLow.b));
+  EXPECT_EQ(bottom[0], channel(kColorLow.r));
+  EXPECT_EQ(top[0], channel(kColorHigh.r));
+  // the label above the bar: dark glyph pixels in the rows just above it
+  int dark = 0;
+  for (int y = bar.y0 - 11; y < bar.y0 - 4; ++y)
+    for (int x = bar.x0 - 50; x <= bar.x1; ++x) dark += image.at(x, y)[0] < 100;
+  EXPECT_GT(dark, 30);
+  // too small a picture gets no bar and is left alone
+  Image tiny;
+  tiny.width = 32, tiny.height = 32;
+  tiny.rgb.assign(32 * 32 * 3, 7);
+  EXPECT_GT(drawColorBar(tiny, kColorLow, kColorHigh, 1, "").x0,
+            drawColorBar(tiny, kColorLow, kColorHigh, 1, "").x1);
+  EXPECT_EQ(std::count(tiny.rgb.begin(), tiny.rgb.end(), 7), 32 * 32 * 3);
 }
 
 TEST(RenderPng, EncodesTheImage) {
