@@ -11,51 +11,60 @@ namespace eddy::render {
 
 namespace {
 
-// one quad per instance, corners from gl_VertexID; positions and values from storage buffers
+// One point per particle, sized and placed to cover the sphere's projected silhouette exactly: on each
+// screen axis the two tangents from the eye to the sphere give the silhouette's extent. The point's depth
+// is the sphere's nearest point, so the fragment shader's ray-cast depth only grows from it.
 const char* kVertex = R"(#version 430 core
 layout(std430, binding = 0) readonly buffer Positions { float position[]; };
 layout(std430, binding = 1) readonly buffer Values { float value[]; };
 uniform mat4 view;
 uniform mat4 projection;
+uniform vec2 viewport;
 uniform float radius;
 uniform float valueTop;
 uniform int hasValues;
-out vec3 rayOnQuad;   // view-space point on the quad
 flat out vec3 centre; // view-space sphere centre
 flat out float t;     // the colour map's parameter
+// the tangent slopes (coordinate / depth) of a circle at (c, depth) seen from the origin
+vec2 tangents(float c, float depth) {
+  float d2 = depth * depth - radius * radius;
+  float root = radius * sqrt(max(c * c + d2, 0.0));
+  return vec2(c * depth - root, c * depth + root) / d2;
+}
 void main() {
-  int i = gl_InstanceID;
+  int i = gl_VertexID;
   vec3 x = vec3(position[3 * i], position[3 * i + 1], position[3 * i + 2]);
   centre = (view * vec4(x, 1)).xyz;
   t = hasValues != 0 ? clamp(value[i] / valueTop, 0.0, 1.0) : 0.0;
-  vec2 corner = vec2(gl_VertexID & 1, gl_VertexID >> 1) * 2.0 - 1.0;
-  // the quad faces the camera in front of the sphere, wide enough for its perspective silhouette
-  vec3 toEye = normalize(-centre);
-  vec3 right = normalize(cross(vec3(0, 1, 0), toEye));
-  if (dot(right, right) < 0.5) right = vec3(1, 0, 0);
-  vec3 up = cross(toEye, right);
-  float d = length(centre);
-  float grow = d > radius * 1.01 ? d / sqrt(d * d - radius * radius) : 4.0;
-  rayOnQuad = centre + toEye * radius + (right * corner.x + up * corner.y) * radius * grow;
-  gl_Position = projection * vec4(rayOnQuad, 1);
+  float depth = -centre.z;
+  if (depth <= radius * 1.001) {  // the eye inside or behind the sphere: not drawn
+    gl_Position = vec4(2, 2, 2, 1);
+    gl_PointSize = 0.0;
+    return;
+  }
+  vec2 sx = tangents(centre.x, depth) * projection[0][0], sy = tangents(centre.y, depth) * projection[1][1];
+  vec4 front = projection * vec4(centre * (1.0 - radius / length(centre)), 1);
+  gl_Position = vec4(0.5 * (sx.x + sx.y), 0.5 * (sy.x + sy.y), front.z / front.w, 1);
+  gl_PointSize = max((sx.y - sx.x) * viewport.x, (sy.y - sy.x) * viewport.y) * 0.5 + 2.0;
 }
 )";
 
 const char* kFragment = R"(#version 430 core
 uniform mat4 projection;
+uniform vec2 viewport;
 uniform float radius;
 uniform vec3 colorLow;
 uniform vec3 colorHigh;
-in vec3 rayOnQuad;
 flat in vec3 centre;
 flat in float t;
 out vec4 color;
-// every hit lies behind the quad (it stands at the sphere's front), so the depth only grows: the GPU may
-// still reject hidden fragments before running this shader
+// every hit lies behind the sphere's nearest point, the point's own depth: the depth only grows, so the GPU
+// may still reject hidden fragments before running this shader
 layout(depth_greater) out float gl_FragDepth;
 void main() {
-  // the eye is the view-space origin: intersect the ray through this pixel with the sphere
-  vec3 dir = normalize(rayOnQuad);
+  // the ray from the eye (the view-space origin) through this pixel, intersected with the sphere
+  vec2 ndc = gl_FragCoord.xy / viewport * 2.0 - 1.0;
+  vec3 dir = normalize(vec3(ndc.x / projection[0][0], ndc.y / projection[1][1], -1.0));
   float b = dot(dir, centre);
   float disc = b * b - dot(centre, centre) + radius * radius;
   if (disc < 0.0) discard;
@@ -120,8 +129,10 @@ Image ParticleRenderer::render(const std::vector<Vec3>& positions, const std::ve
     glUniform1i(p.uniform("hasValues"), values.empty() ? 0 : 1);
     glUniform3f(p.uniform("colorLow"), kColorLow.r, kColorLow.g, kColorLow.b);
     glUniform3f(p.uniform("colorHigh"), kColorHigh.r, kColorHigh.g, kColorHigh.b);
+    glUniform2f(p.uniform("viewport"), float(target_.width()), float(target_.height()));
+    glEnable(GL_PROGRAM_POINT_SIZE);
     glBindVertexArray(gl_->vertexArray);
-    glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, GLsizei(positions.size()));
+    glDrawArrays(GL_POINTS, 0, GLsizei(positions.size()));
   }
   return target_.finish("particles");
 }

@@ -1,7 +1,9 @@
-// Particles as spheres: one camera-facing quad per particle, ray-cast against the sphere in the fragment
-// shader, so silhouettes, shading and depth are those of true spheres (correct overlaps, no point-size
-// limit). Coloured by a scalar (speed) through a colour map whose low end is kColorLow, lit by a headlight;
-// a sphere's centre pixel shows its colour unshaded. Drawn into an offscreen framebuffer and read back.
+// Particles as spheres: one point sprite per particle covering its projected silhouette, ray-cast against
+// the sphere in the fragment shader, so silhouettes, shading and depth are those of true spheres (correct
+// overlaps). A sphere wider on screen than the GL's largest point (2047 pixels on NVIDIA, 255 on llvmpipe)
+// is cut to that square. Coloured by a scalar (speed) through a colour map whose low end is kColorLow, lit by
+// a headlight; a sphere's centre pixel shows its colour unshaded. Drawn into an offscreen framebuffer and
+// read back.
 #pragma once
 
 #include <eddy/vec3.h>
