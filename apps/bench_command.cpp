@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_realtime.h"
 #include "bench_render.h"
 #include "bench_surface.h"
 #include "run_command.h"
@@ -308,6 +309,11 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& o) {
          "Default: the built-in dam break.")
       ->type_name("FILE");
   sub->add_flag(
+      "--realtime", o.realtime,
+      "Run --scene (default: the dam break) as written, output off, and print wall time per simulated "
+      "second, frame-time percentiles and the share of the time the device spent in the step. "
+      "--solver does not apply (--set solver=... does).");
+  sub->add_flag(
       "--render", o.render,
       "Time drawing the dam break's particles (OpenGL through EGL; GPU time of the draw and wall clock "
       "with upload and read-back) instead of substeps; --surface-repeats and --settle-frames apply.");
@@ -340,6 +346,7 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& o) {
 }
 
 int benchCommand(const BenchOptions& o) {
+  if (o.realtime) return benchRealtime(o);
   checkSolver(o.solver);
   std::vector<std::string> overrides = o.overrides;
   overrides.push_back("solver=" + o.solver);

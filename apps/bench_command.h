@@ -26,6 +26,8 @@ struct BenchOptions {
   int surfaceRepeats = 10;         // --surface-repeats
   bool surfaceOpenVdb = true;      // --surface-openvdb: OpenVDB's reconstruction beside (where built in)
   int settleFrames = 30;           // --settle-frames: frames the dam break runs before its surface is timed
+  // --realtime: run the scene as written against the clock (apps/bench_realtime.h)
+  bool realtime = false;
   // --render: time drawing the particles instead (apps/bench_render.h), at --render-size
   bool render = false;
   std::string renderSize = "1920x1080";

@@ -511,6 +511,18 @@ TEST_F(Cli, RunWritesASurfacePerMaterial) {
   EXPECT_NE(bad.err.find("surface/groups"), std::string::npos) << bad.err;
 }
 
+// `eddy bench --realtime`: a scene as written against the clock; a missing scene is bad input
+TEST_F(Cli, BenchRealtimeReportsAgainstTheClock) {
+  const CliResult r = run("bench --realtime --backend cpu --set time.frames=3 --set fluid.spacing=0.05");
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* line :
+       {"s per simulated second", "frame ms      median", "% of the wall clock", "in 8 substeps"})
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << " in " << r.out;
+  const CliResult bad = run("bench --realtime --scene missing.json");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("missing.json"), std::string::npos) << bad.err;
+}
+
 TEST_F(Cli, MeshInfoBadMeshIsInputError) {
   std::ofstream(dir_ / "bad.obj") << "v 0 0 0\nv 1 0 0\nv 0 1 nan\nf 1 2 3\n";
   const CliResult r = run("mesh-info bad.obj");
