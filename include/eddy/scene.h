@@ -34,6 +34,12 @@ struct WcsphSettings {
   Real stiffness = 1000.0f;              // "stiffness": linear k in p = k (rho - rho0), m^2/s^2, > 0
   Real viscosity = 0.1f;  // "viscosity": alpha; mu = alpha rho0 h c / 10 (Monaghan scale), >= 0
   Real cfl = 0.4f;        // "cfl": Courant number for the substep size, 0..1
+  // "density": "continuity" (the density is integrated by the continuity equation, with delta-SPH
+  // diffusion) | "summation" (recomputed each substep as a kernel sum, Mueller et al. 2003)
+  std::string density = "continuity";
+  // "density_diffusion": delta of the delta-SPH diffusion term (Molteni & Colagrossi 2009, Fourtakas et al.
+  // 2019), 0..1; 0 = off. Continuity density only.
+  Real densityDiffusion = 0.1f;
 };
 
 // Moving Least Squares MPM, Hu et al. 2018 (scene section "mpm")
@@ -183,6 +189,15 @@ struct SurfaceDesc {
   std::string groups = "material";
 };
 
+// a measuring point (an element of the scene's "probes" list); `eddy run` writes probes.csv
+struct ProbeDesc {
+  std::string name;            // "name": required, unique, letters, digits, '_' and '-' (a CSV column prefix)
+  std::string type = "point";  // "type": "point" (pressure, density, velocity at position) | "gauge"
+                               // (free-surface elevation on the vertical line through position)
+  Vec3 position{0, 0, 0};      // "position": m, inside the domain (required)
+  Real every = 0;              // "every": s of simulated time between samples, >= 0; 0 = once per frame
+};
+
 struct SceneDesc {
   std::string name = "scene";           // "name"
   std::string solver = "pbf";           // "solver": a registered solver name ("pbf", "wcsph", "mpm")
@@ -197,6 +212,7 @@ struct SceneDesc {
   std::vector<EmitterDesc> emitters;    // "emitters"
   OutputDesc output;                    // "output"
   SurfaceDesc surface;                  // "surface"
+  std::vector<ProbeDesc> probes;        // "probes"
   std::string sourcePath;               // file the scene came from ("<default>" for the embedded one)
 };
 

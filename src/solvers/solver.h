@@ -57,6 +57,9 @@ class Solver {
   // rest density of its own material (out has room for every particle); the default takes fluid.rest_density
   // for every particle
   virtual void densityErrors(StepContext& ctx, Real* out);
+  // out[i] = particle i's pressure, Pa, from attr::kDensity as updateDensity or the last substep left it
+  // (probes, wall forces, output); false where the solver has no pressure (PBF)
+  virtual bool pressures(StepContext& ctx, Real* out) { return false; }
   // per-particle masses for the statistics, or an empty view when every particle has ctx.particleMass
   virtual View<const Real> particleMasses(StepContext& ctx) { return {}; }
   // particles the solver has clamped back into the domain since the simulation started

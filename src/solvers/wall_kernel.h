@@ -13,23 +13,26 @@
 
 namespace eddy {
 
-// The distinct walls near one particle: distance and unit normal (toward the fluid) of each. A face whose
-// normal is within about 8 degrees of a kept one is the same wall; the nearer of the two stays. Held in
-// registers (fixed size, loops unrolled); beyond kMax distinct walls the farthest is dropped.
-struct WallFaces {
+// The distinct walls near one particle: distance and unit normal (toward the fluid) of each, and with Owned
+// the collider each came from. A face whose normal is within about 8 degrees of a kept one is the same
+// wall; the nearer of the two stays. Held in registers (fixed size, loops unrolled); beyond kMax distinct
+// walls the farthest is dropped.
+template <bool Owned>
+struct WallFacesOf {
   static constexpr int kMax = 4;
   static constexpr Real kSameWall = Real(0.99);  // cosine between normals of one wall
   Real distance[kMax];
   Vec3 normal[kMax];
+  int owner[Owned ? kMax : 1];
   int count = 0;
 
-  EDDY_HD void add(Real d, Vec3 n) {
+  EDDY_HD void add(Real d, Vec3 n, int from = 0) {
     int farthest = 0;
     EDDY_UNROLL
     for (int k = 0; k < kMax; ++k) {
       if (k >= count) break;
       if (dot(normal[k], n) > kSameWall) {
-        if (d < distance[k]) distance[k] = d, normal[k] = n;
+        if (d < distance[k]) set(k, d, n, from);
         return;
       }
       if (distance[k] > distance[farthest]) farthest = k;
@@ -37,11 +40,16 @@ struct WallFaces {
     EDDY_UNROLL
     for (int k = 0; k < kMax; ++k) {
       bool slot = count < kMax ? k == count : (k == farthest && d < distance[k]);
-      if (slot) distance[k] = d, normal[k] = n;
+      if (slot) set(k, d, n, from);
     }
     if (count < kMax) ++count;
   }
+  EDDY_HD void set(int k, Real d, Vec3 n, int from) {
+    distance[k] = d, normal[k] = n;
+    if constexpr (Owned) owner[k] = from;
+  }
 };
+using WallFaces = WallFacesOf<false>;
 
 struct WallKernel {
   static constexpr int kSamples = 32;
@@ -96,15 +104,7 @@ struct WallKernel {
   EDDY_HD void accumulate(const ColliderData* cs, int n, Vec3 x, Real t, Real& massFraction,
                           Vec3& gradW) const {
     WallFaces faces;
-    for (int c = 0; c < n; ++c) {
-      if (cs[c].kind == ShapeKind::Box && cs[c].container) {
-        addBoxFaces(cs[c], x, t, faces);
-        continue;
-      }
-      Vec3 nrm;
-      Real d = signedDistance(cs[c], x, t, &nrm);
-      if (d < h) faces.add(d, nrm);
-    }
+    gatherFaces(cs, n, x, t, faces);
     Real inside = 1;  // prod (1 - F_f)
     Vec3 grad{};      // sum_f grad_f prod_{g != f} (1 - F_g), built incrementally
     EDDY_UNROLL
@@ -119,19 +119,58 @@ struct WallKernel {
     gradW += grad;
   }
 
+  // accumulate's gradient face by face: visit(c, g, p) for each wall face, g its share of gradW (the
+  // shares sum to gradW) and p the point of the face nearest x, c the index of the collider it belongs to
+  // (wall forces on each collider, the density a moving wall adds)
+  template <class Visit>
+  EDDY_HD void forEachWallShare(const ColliderData* cs, int n, Vec3 x, Real t, Visit&& visit) const {
+    WallFacesOf<true> faces;
+    gatherFaces(cs, n, x, t, faces);
+    Real keep[WallFaces::kMax];  // 1 - F_f
+    EDDY_UNROLL
+    for (int k = 0; k < WallFaces::kMax; ++k)
+      keep[k] = k < faces.count ? 1 - lookup(fraction, faces.distance[k]) : 1;
+    EDDY_UNROLL
+    for (int k = 0; k < WallFaces::kMax; ++k) {
+      if (k >= faces.count) break;
+      Real others = 1;  // prod_{g != f} (1 - F_g)
+      EDDY_UNROLL
+      for (int g = 0; g < WallFaces::kMax; ++g)
+        if (g != k) others *= keep[g];
+      Real d = faces.distance[k];
+      visit(faces.owner[k], faces.normal[k] * (-lookup(gradient, d) * others), x - faces.normal[k] * d);
+    }
+  }
+
+  // the wall faces within h of x: a box container up to three, any other collider its nearest one
+  template <class Faces>
+  EDDY_HD void gatherFaces(const ColliderData* cs, int n, Vec3 x, Real t, Faces& faces) const {
+    for (int c = 0; c < n; ++c) {
+      if (cs[c].kind == ShapeKind::Box && cs[c].container) {
+        addBoxFaces(cs[c], x, t, faces, c);
+        continue;
+      }
+      Vec3 nrm;
+      Real d = signedDistance(cs[c], x, t, &nrm);
+      if (d < h) faces.add(d, nrm, c);
+    }
+  }
+
   // the faces of a box container within h of x; their normals point into the tank
-  EDDY_HD void addBoxFaces(const ColliderData& c, Vec3 x, Real t, WallFaces& faces) const {
+  template <class Faces>
+  EDDY_HD void addBoxFaces(const ColliderData& c, Vec3 x, Real t, Faces& faces, int index) const {
     Quat q = colliderOrientation(c, t);
     Vec3 local = toLocal(c, q, x - colliderCenter(c, t));
     // axes one by one with scalars: an array indexed by the axis would live in GPU local memory
-    addFacePair(local.x, c.halfExtents.x, toWorld(c, q, Vec3{1, 0, 0}), faces);
-    addFacePair(local.y, c.halfExtents.y, toWorld(c, q, Vec3{0, 1, 0}), faces);
-    addFacePair(local.z, c.halfExtents.z, toWorld(c, q, Vec3{0, 0, 1}), faces);
+    addFacePair(local.x, c.halfExtents.x, toWorld(c, q, Vec3{1, 0, 0}), faces, index);
+    addFacePair(local.y, c.halfExtents.y, toWorld(c, q, Vec3{0, 1, 0}), faces, index);
+    addFacePair(local.z, c.halfExtents.z, toWorld(c, q, Vec3{0, 0, 1}), faces, index);
   }
-  EDDY_HD void addFacePair(Real p, Real halfExtent, Vec3 axis, WallFaces& faces) const {
+  template <class Faces>
+  EDDY_HD void addFacePair(Real p, Real halfExtent, Vec3 axis, Faces& faces, int index) const {
     Real dLow = p + halfExtent, dHigh = halfExtent - p;
-    if (dLow < h) faces.add(dLow, axis);
-    if (dHigh < h) faces.add(dHigh, -axis);
+    if (dLow < h) faces.add(dLow, axis, index);
+    if (dHigh < h) faces.add(dHigh, -axis, index);
   }
 };
 

@@ -11,6 +11,7 @@ constexpr const char* kPositionPressure = "wcsph_position_pressure";  // x and p
 constexpr const char* kVelocityDensity = "wcsph_velocity_density";    // v and rho
 constexpr const char* kSpeed = "wcsph_speed";
 constexpr const char* kAcceleration = "wcsph_acceleration";
+constexpr const char* kNextDensity = "wcsph_next_density";  // rho + dt d rho / dt (continuity)
 }  // namespace attr_wcsph
 
 void WeaklyCompressibleSph::setup(StepContext& ctx) {
@@ -18,6 +19,40 @@ void WeaklyCompressibleSph::setup(StepContext& ctx) {
   ctx.particles.addAttribute(attr_wcsph::kVelocityDensity, 4, false);
   ctx.particles.addAttribute(attr_wcsph::kSpeed, 1, false);
   ctx.particles.addAttribute(attr_wcsph::kAcceleration, 3, false);
+  if (continuity()) ctx.particles.addAttribute(attr_wcsph::kNextDensity, 1, false);
+}
+
+EquationOfState WeaklyCompressibleSph::equationOfState(const StepContext& ctx) const {
+  EquationOfState e;
+  e.tait = settings_.equationOfState != "linear";
+  e.rho0 = ctx.scene.fluid.restDensity;
+  e.gamma = settings_.gamma;
+  e.b = e.rho0 * settings_.speedOfSound * settings_.speedOfSound / e.gamma;
+  e.k = settings_.stiffness;
+  e.clampNegative = !continuity();
+  return e;
+}
+
+// a new particle starts at the rest density
+void WeaklyCompressibleSph::initializeParticles(StepContext& ctx, Index first, Index count, int) {
+  if (!continuity()) return;
+  Real* rho = ctx.particles.real(attr::kDensity).data;
+  Real rho0 = ctx.scene.fluid.restDensity;
+  parallelFor(
+      count, EDDY_KERNEL(Index k) { rho[first + k] = rho0; });
+}
+
+// the integrated density is always current; the summed one is summed again at the current positions
+void WeaklyCompressibleSph::updateDensity(StepContext& ctx) {
+  if (!continuity()) Solver::updateDensity(ctx);
+}
+
+bool WeaklyCompressibleSph::pressures(StepContext& ctx, Real* out) {
+  const Real* rho = ctx.particles.real(attr::kDensity).data;
+  EquationOfState eos = equationOfState(ctx);
+  parallelFor(
+      ctx.particles.size(), EDDY_KERNEL(Index i) { out[i] = eos.pressure(rho[i]); });
+  return true;
 }
 
 Real WeaklyCompressibleSph::stableTimeStep(StepContext& ctx) {
@@ -51,36 +86,86 @@ void WeaklyCompressibleSph::step(StepContext& ctx, Real dt) {
   findNeighbors(
       ctx, attr::kPosition, ctx.time, [] {},
       [&] {
-        densityAndPressure(ctx);
+        densityAndPressure(ctx, dt);
         forces(ctx);
       });
   integrate(ctx, dt);
 }
 
-void WeaklyCompressibleSph::densityAndPressure(StepContext& ctx) {
+void WeaklyCompressibleSph::densityAndPressure(StepContext& ctx, Real dt) {
   ctx.timers.mark(Phase::Density);
   ParticleSet& p = ctx.particles;
   auto xv = p.vec3(attr::kPosition);
-  computeDensity(ctx, asConst(xv), p.real(attr::kDensity), ctx.time);
+  if (continuity())
+    integrateDensity(ctx, dt);
+  else
+    computeDensity(ctx, asConst(xv), p.real(attr::kDensity), ctx.time);
   const Vec3* x = xv.data;
   const Vec3* v = p.vec3(attr::kVelocity).data;
-  const Real* rho = p.real(attr::kDensity).data;
+  Real* rho = p.real(attr::kDensity).data;
+  // the integrated density's new value comes through a scratch array: its pass read the old ones
+  const Real* next = continuity() ? p.real(attr_wcsph::kNextDensity).data : nullptr;
   Vec4* xp = p.vec4(attr_wcsph::kPositionPressure).data;
   Vec4* vr = p.vec4(attr_wcsph::kVelocityDensity).data;
-  Real rho0 = ctx.scene.fluid.restDensity;
-  bool tait = settings_.equationOfState != "linear";
-  Real gamma = settings_.gamma;
-  Real b = rho0 * settings_.speedOfSound * settings_.speedOfSound / gamma;
-  Real kLin = settings_.stiffness;
+  EquationOfState eos = equationOfState(ctx);
   // what the force pass reads of a neighbour, packed into two 16-byte loads
   parallelFor(
       p.size(), EDDY_KERNEL(Index i) {
-        Real ri = rho[i];
-        Real pi = tait ? b * (powf(ri / rho0, gamma) - 1) : kLin * (ri - rho0);
-        // no tension: negative pressure at the free surface would make particles clump
-        pi = fmaxf(pi, Real(0));
-        xp[i] = withW(x[i], pi / (ri * ri));
+        Real ri = next ? next[i] : rho[i];
+        if (next) rho[i] = ri;
+        xp[i] = withW(x[i], eos.pressure(ri) / (ri * ri));
         vr[i] = withW(v[i], ri);
+      });
+}
+
+// The continuity density one substep on, from the velocities now, before the pressure force that will
+// change them: density, then velocity, then position, each from the one updated before it (symplectic;
+// a rate taken from the velocities the force pass had already used fed the fluid's sound waves and blew up
+// a tank at rest). See the header for the terms.
+void WeaklyCompressibleSph::integrateDensity(StepContext& ctx, Real dt) {
+  ParticleSet& p = ctx.particles;
+  const Vec3* x = p.vec3(attr::kPosition).data;
+  const Vec3* v = p.vec3(attr::kVelocity).data;
+  const Real* rho = p.real(attr::kDensity).data;
+  Real* next = p.real(attr_wcsph::kNextDensity).data;
+  NeighborView nb = ctx.grid.neighbors();
+  SphKernels k = ctx.kernels;
+  Real m = ctx.particleMass;
+  WallKernel wall = ctx.wall;
+  const ColliderData* cs = ctx.colliders.data;
+  int nc = int(ctx.colliders.size);
+  Real time = ctx.time;
+  Real rho0 = ctx.scene.fluid.restDensity;
+  Real c = soundSpeed(), ell = k.smoothingLength();
+  Real diffusion = 2 * settings_.densityDiffusion * ell * c;  // 2 delta ell c
+  Real eta2 = Real(0.01) * ell * ell;
+  Vec3 hydrostatic = ctx.scene.forces.gravity * (rho0 / (c * c));  // rhoH_ji = hydrostatic . (x_j - x_i)
+  parallelFor(
+      p.size(), EDDY_KERNEL(Index i) {
+        Vec3 xi = x[i], vi = v[i];
+        Real ri = rho[i];
+        Real divergence = 0, diffused = 0;
+        Index n = nb.count(i);
+        for (Index s = 0; s < n; ++s) {
+          Index j = nb.at(i, s);
+          Vec3 d = xi - x[j];
+          Real r2 = dot(d, d);
+          Vec3 grad = k.spikyGradientSquared(d, r2);  // grad_i W_ij
+          Real rj = rho[j];
+          divergence += dot(vi - v[j], grad);
+          // (x_j - x_i) . grad_i W_ij >= 0: density flows from the denser neighbour, less the hydrostatic
+          // step
+          Real psi = (rj - ri) + dot(hydrostatic, d);
+          diffused += psi * -dot(d, grad) / ((r2 + eta2) * rj);
+        }
+        // the colliders as fluid at rest (moving with them), with the gradient integral their pressure
+        // force uses
+        Real walls = 0;
+        wall.forEachWallShare(cs, nc, xi, time, [&](int c, Vec3 g, Vec3 at) {
+          walls += dot(vi - colliderVelocityAt(cs[c], at, time), g);
+        });
+        Real rate = m * (divergence + diffusion * diffused) + rho0 * walls;
+        next[i] = ri + rate * dt;
       });
 }
 

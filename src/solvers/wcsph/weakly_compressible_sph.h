@@ -6,6 +6,20 @@
 // kernel's Laplacian, symplectic Euler, and a substep from a CFL condition on speed of sound and velocity.
 // The CFL condition and the viscosity's equivalence with Monaghan's alpha use the smoothing length, half
 // the kernel support (J. J. Monaghan, "Smoothed particle hydrodynamics", Rep. Prog. Phys. 68, 2005).
+//
+// The density ("density": "continuity", the default) is integrated in time instead of summed, as in
+// Monaghan 1994 and DualSPHysics: d rho_i / dt = sum_j m (v_i - v_j) . grad_i W_ij over the fluid, plus the
+// delta-SPH diffusion term of Molteni & Colagrossi 2009 ("A simple procedure to improve the pressure
+// evaluation in hydrodynamic context using the SPH", Comput. Phys. Commun. 180) with the hydrostatic
+// correction of Fourtakas et al. 2019 ("Local uniform stencil (LUST) boundary condition for arbitrary 3-D
+// boundaries in parallel smoothed particle hydrodynamics (SPH) models", Computers & Fluids 190):
+//   D_i = 2 delta ell c sum_j [(rho_j - rho_i) - rhoH_ji] (x_j - x_i) . grad_i W_ij / (r_ij^2 + eta^2) m /
+//   rho_j
+// with rhoH_ji = rho0 g . (x_j - x_i) / c^2, the hydrostatic density difference (linearised), so that a
+// fluid at rest is left alone, and eta = 0.1 ell. The colliders, fluid at rest, add rho0 v_i . A_i, A_i the
+// wall kernel's integral of grad W beyond the walls, the same integral their pressure force uses (a density
+// share from the poly6 wall table instead, with the force from the spiky one, fed energy into a fluid at
+// rest). Particles start at the rest density.
 #pragma once
 
 #include <cmath>
@@ -13,6 +27,20 @@
 #include "solvers/solver.h"
 
 namespace eddy::EDDY_NS {
+
+// p(rho): Tait, p = B ((rho / rho0)^gamma - 1), or linear, p = k (rho - rho0)
+struct EquationOfState {
+  bool tait = true;
+  Real rho0 = 1000, b = 0, gamma = 7, k = 0;
+  // The summed density falls short at the free surface, where tension would make particles clump, so it
+  // is bounded at 0 there. The integrated density is not: a bound fed energy into its diffusion term
+  // (measured: a tank at rest gained kinetic energy instead of losing it).
+  bool clampNegative = true;
+  EDDY_HD Real pressure(Real rho) const {
+    Real p = tait ? b * (powf(rho / rho0, gamma) - 1) : k * (rho - rho0);
+    return clampNegative ? fmaxf(p, Real(0)) : p;
+  }
+};
 
 class WeaklyCompressibleSph final : public Solver {
  public:
@@ -22,10 +50,16 @@ class WeaklyCompressibleSph final : public Solver {
   Real stableTimeStep(StepContext& ctx) override;
   bool invalidState() const override { return invalid_; }
   void step(StepContext& ctx, Real dt) override;
+  void initializeParticles(StepContext& ctx, Index first, Index count, int emitterIndex) override;
+  void updateDensity(StepContext& ctx) override;
+  bool pressures(StepContext& ctx, Real* out) override;
 
-  void densityAndPressure(StepContext& ctx);
+  void densityAndPressure(StepContext& ctx, Real dt);
   void forces(StepContext& ctx);
   void integrate(StepContext& ctx, Real dt);
+  void integrateDensity(StepContext& ctx, Real dt);
+  EquationOfState equationOfState(const StepContext& ctx) const;
+  bool continuity() const { return settings_.density == "continuity"; }
   Real soundSpeed() const {
     return settings_.equationOfState == "linear" ? std::sqrt(settings_.stiffness) : settings_.speedOfSound;
   }
