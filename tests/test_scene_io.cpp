@@ -66,6 +66,8 @@ void expectSameScene(const SceneDesc& a, const SceneDesc& b) {
   EXPECT_EQ(a.wcsph.stiffness, b.wcsph.stiffness);
   EXPECT_EQ(a.wcsph.viscosity, b.wcsph.viscosity);
   EXPECT_EQ(a.wcsph.cfl, b.wcsph.cfl);
+  EXPECT_EQ(a.wcsph.density, b.wcsph.density);
+  EXPECT_EQ(a.wcsph.densityDiffusion, b.wcsph.densityDiffusion);
   EXPECT_EQ(a.mpm.gridResolution, b.mpm.gridResolution);
   EXPECT_EQ(a.mpm.transfer, b.mpm.transfer);
   EXPECT_EQ(a.mpm.flipRatio, b.mpm.flipRatio);
@@ -142,6 +144,14 @@ void expectSameScene(const SceneDesc& a, const SceneDesc& b) {
   EXPECT_EQ(a.output.format, b.output.format);
   EXPECT_EQ(a.output.every, b.output.every);
   EXPECT_EQ(a.output.particles, b.output.particles);
+  ASSERT_EQ(a.probes.size(), b.probes.size());
+  for (std::size_t i = 0; i < a.probes.size(); ++i) {
+    std::string what = "probes." + std::to_string(i);
+    EXPECT_EQ(a.probes[i].name, b.probes[i].name) << what;
+    EXPECT_EQ(a.probes[i].type, b.probes[i].type) << what;
+    expectSameVec(a.probes[i].position, b.probes[i].position, what + ".position");
+    EXPECT_EQ(a.probes[i].every, b.probes[i].every) << what;
+  }
 }
 
 using test::expectInputError;
@@ -295,7 +305,7 @@ TEST(SceneIo, RoundTripOfANonDefaultScene) {
   s.name = "round \"trip\"";
   s.solver = "mpm";
   s.pbf = {7, 3e-5f, false, 0.05f, 3.0f, 0.3f, 1.5f, 0.2f, 0.01f, 0.02f, 4.5f, 64};
-  s.wcsph = {"linear", 25.5f, 6.0f, 1234.5f, 0.001f, 0.3f};
+  s.wcsph = {"linear", 25.5f, 6.0f, 1234.5f, 0.001f, 0.3f, "continuity", 0.05f};
   // MPM applies restitution with the "separate" boundary only, and reads no support_ratio
   s.mpm = {96, "flip", 0.9f, "separate", "tait", 2.5e5f, 5.0f, 0.001f, 0.35f};
   s.fluid = {998.2f, 0.0125f, 2.0f};
@@ -365,14 +375,15 @@ TEST(SceneIo, WriterWritesEveryKeyWithShortNumbers) {
   SceneDesc s = loadScene("");
   nlohmann::json doc = nlohmann::json::parse(sceneToJson(s));
   for (const char* key : {"name", "solver", "pbf", "wcsph", "mpm", "fluid", "domain", "time", "forces",
-                          "colliders", "emitters", "output", "surface"}) {
+                          "colliders", "emitters", "output", "surface", "probes"}) {
     EXPECT_TRUE(doc.contains(key)) << key;
   }
-  EXPECT_EQ(doc.size(), 13u);
+  EXPECT_EQ(doc.size(), 14u);
+  EXPECT_EQ(doc["probes"], nlohmann::json::array());
   EXPECT_EQ(doc["surface"].size(), 7u);
   EXPECT_EQ(doc["surface"]["enabled"], false);
   EXPECT_EQ(doc["pbf"].size(), 12u);
-  EXPECT_EQ(doc["wcsph"].size(), 6u);
+  EXPECT_EQ(doc["wcsph"].size(), 8u);
   EXPECT_EQ(doc["mpm"].size(), 9u);
   EXPECT_EQ(doc["time"].size(), 6u);
   EXPECT_EQ(doc["emitters"][0].size(), 17u);
@@ -395,6 +406,7 @@ TEST(SceneIo, EveryKeyIsDocumented) {
   std::string docs = buf.str();
   SceneDesc s = loadScene(scenePath("sphere_obstacle.json"));
   s.emitters.push_back(EmitterDesc{});
+  s.probes.push_back(ProbeDesc{.name = "p"});
   std::function<void(const nlohmann::json&)> visit = [&](const nlohmann::json& j) {
     if (j.is_object()) {
       for (const auto& item : j.items()) {
@@ -817,6 +829,149 @@ TEST(SceneIo, KeyframesAreChecked) {
   expectInputError([] { parseScene(keyframedWith(), "k.json", {"colliders.1.keyframes.2.time=0.5"}); },
                    {"/colliders/1/keyframes/2/time: keyframe times must increase",
                     "(from --set 'colliders.1.keyframes.2.time=0.5')"});
+}
+
+// ---------------------------------------------------------------- probes and the WCSPH density keys
+
+// kMinimal with a point probe on the domain wall x = 1 and a gauge, then value at pointer (if given)
+std::string probesWith(const std::string& pointer = "", const nlohmann::json& value = {}) {
+  nlohmann::json doc = nlohmann::json::parse(kMinimal);
+  doc["probes"] = nlohmann::json::parse(R"([
+    {"name": "wall_p1", "position": [1, 0.05, 0.5], "every": 0.001},
+    {"name": "gauge-2", "type": "gauge", "position": [0.5, 0, 0.5]}])");
+  if (!pointer.empty()) doc[nlohmann::json::json_pointer(pointer)] = value;
+  return doc.dump(2);
+}
+
+TEST(SceneIo, ProbesAreRead) {
+  SceneDesc s = parseScene(probesWith(), "p.json");
+  ASSERT_EQ(s.probes.size(), 2u);
+  EXPECT_EQ(s.probes[0].name, "wall_p1");
+  EXPECT_EQ(s.probes[0].type, "point");  // the default
+  expectSameVec(s.probes[0].position, {1, 0.05f, 0.5f}, "on the domain's face: inside");
+  EXPECT_EQ(s.probes[0].every, 0.001f);
+  EXPECT_EQ(s.probes[1].name, "gauge-2");
+  EXPECT_EQ(s.probes[1].type, "gauge");
+  expectSameVec(s.probes[1].position, {0.5f, 0, 0.5f}, "position");
+  EXPECT_EQ(s.probes[1].every, 0.0f);  // once per frame
+  EXPECT_TRUE(parseScene(kMinimal, "m.json").probes.empty());
+  EXPECT_TRUE(parseScene(probesWith("/probes", nlohmann::json::array()), "p.json").probes.empty());
+  EXPECT_EQ(parseScene(probesWith(), "p.json", {"solver=wcsph"}).probes.size(), 2u);
+  // --set reaches into the list like into any other
+  EXPECT_EQ(parseScene(probesWith(), "p.json", {"probes.1.every=0.5"}).probes[1].every, 0.5f);
+}
+
+TEST(SceneIo, WcsphDensityKeysAreRead) {
+  SceneDesc d = parseScene(kMinimal, "m.json");
+  EXPECT_EQ(d.wcsph.density, "continuity");
+  EXPECT_EQ(d.wcsph.densityDiffusion, 0.1f);
+  SceneDesc off = parseScene(kMinimal, "m.json", {"solver=wcsph", "wcsph.density_diffusion=0"});
+  EXPECT_EQ(off.wcsph.density, "continuity");
+  EXPECT_EQ(off.wcsph.densityDiffusion, 0.0f);
+  SceneDesc sum = parseScene(kMinimal, "m.json", {"solver=wcsph", "wcsph.density=summation"});
+  EXPECT_EQ(sum.wcsph.density, "summation");
+  EXPECT_EQ(sum.wcsph.densityDiffusion, 0.1f);  // the default stays in the struct, unused
+  SceneDesc file =
+      parseScene(minimalWith("/wcsph", {{"density", "continuity"}, {"density_diffusion", 1}}), "m.json");
+  EXPECT_EQ(file.wcsph.densityDiffusion, 1.0f);
+}
+
+TEST(SceneIo, RoundTripOfProbesAndWcsphDensityKeys) {
+  SceneDesc s = parseScene(probesWith(), "p.json", {"solver=wcsph", "wcsph.density_diffusion=0.25"});
+  std::string text = sceneToJson(s);
+  SceneDesc back = parseScene(text, "p.json");
+  expectSameScene(s, back);
+  EXPECT_EQ(sceneToJson(back), text);
+  nlohmann::json doc = nlohmann::json::parse(text);
+  EXPECT_EQ(doc["wcsph"]["density"], "continuity");
+  EXPECT_EQ(doc["wcsph"]["density_diffusion"], 0.25);
+  // every key of a probe, defaults filled in
+  EXPECT_EQ(doc["probes"][1],
+            nlohmann::json::parse(
+                R"({"name": "gauge-2", "type": "gauge", "position": [0.5, 0, 0.5], "every": 0})"));
+  // a summed density has no diffusion term: the key is left out, so the text reads back
+  s.wcsph.density = "summation";
+  text = sceneToJson(s);
+  EXPECT_FALSE(nlohmann::json::parse(text)["wcsph"].contains("density_diffusion"));
+  back = parseScene(text, "p.json");
+  EXPECT_EQ(back.wcsph.density, "summation");
+  EXPECT_EQ(back.wcsph.densityDiffusion, WcsphSettings{}.densityDiffusion);
+  EXPECT_EQ(sceneToJson(back), text);
+}
+
+TEST(SceneIo, ProbesAreChecked) {
+  auto bad = [](const std::string& pointer, const nlohmann::json& value,
+                std::initializer_list<std::string> parts) {
+    SCOPED_TRACE(pointer);
+    expectInputError([&] { parseScene(probesWith(pointer, value), "p.json"); }, parts);
+  };
+  bad("/probes", {{"name", "p"}}, {"p.json: /probes: expected an array of probe objects", "got object"});
+  bad("/probes/1", 3, {"p.json: /probes/1: expected an object, got 3"});
+  bad("/probes/0/positon", {0.5, 0.5, 0.5},
+      {"p.json: unknown key '/probes/0/positon'", "allowed keys: name, type, position, every",
+       "did you mean 'position'?"});
+  bad("/probes/1/name", 7, {"p.json: /probes/1/name: expected a string, got 7"});
+  bad("/probes/1/name", "", {"p.json: /probes/1/name: must not be empty", "letters, digits, '_' and '-'"});
+  bad("/probes/1/name", "gauge 2",
+      {"p.json: /probes/1/name: a probe name may hold only letters, digits, '_' and '-'",
+       "got 'gauge 2' (' ' at position 5)"});
+  bad("/probes/1/name", "a,b", {"/probes/1/name: a probe name may hold only", "(',' at position 1)"});
+  bad("/probes/1/name", "g\n", {"/probes/1/name: a probe name may hold only", "the byte 0x0a at position 1"});
+  bad("/probes/1/name", "wall_p1",
+      {"p.json: /probes/1/name: duplicate probe name 'wall_p1' (also /probes/0/name); names must be unique"});
+  bad("/probes/0/type", "line",
+      {"p.json: /probes/0/type: unknown value 'line'; allowed values: point, gauge"});
+  bad("/probes/0/position", {1.01, 0.05, 0.5},
+      {"p.json: /probes/0/position: the probe must lie inside the domain [0, 0, 0] .. [1, 1, 1], got [1.01, "
+       "0.05, 0.5]"});
+  bad("/probes/1/position", {0.5, -0.001, 0.5}, {"p.json: /probes/1/position: the probe must lie inside"});
+  bad("/probes/0/position", {0.5, 0.5}, {"p.json: /probes/0/position: expected an array of 3 numbers"});
+  bad("/probes/0/every", -0.1, {"p.json: /probes/0/every: must be >= 0, got -0.1"});
+  bad("/probes/0/every", 1e39, {"p.json: /probes/0/every: must be a finite single-precision number"});
+  bad("/probes/0/every", "1", {"p.json: /probes/0/every: expected a number, got string"});
+  // name and position are required
+  for (const char* key : {"name", "position"}) {
+    SCOPED_TRACE(key);
+    expectInputError(
+        [&] {
+          nlohmann::json doc = nlohmann::json::parse(probesWith());
+          doc["probes"][1].erase(key);
+          parseScene(doc.dump(), "p.json");
+        },
+        {"p.json: /probes/1/" + std::string(key) + ": every probe needs \"" + key + "\""});
+  }
+  // MPM has no SPH neighbour grid to read the particles through
+  expectInputError(
+      [] { parseScene(probesWith(), "p.json", {"solver=mpm"}); },
+      {"p.json: /probes: is read only by solver pbf or wcsph, not by the mpm solver", "SPH neighbour grid"});
+  // a value from --set is named
+  expectInputError(
+      [] { parseScene(probesWith(), "p.json", {"probes.0.name=a.b"}); },
+      {"p.json: /probes/0/name: a probe name may hold only", "(from --set 'probes.0.name=a.b')"});
+}
+
+TEST(SceneIo, WcsphDensityKeysAreChecked) {
+  expectInputError([] { parseScene(minimalWith("/wcsph/density", "sum"), "bad.json"); },
+                   {"bad.json: /wcsph/density: unknown value 'sum'; allowed values: continuity, summation"});
+  expectInputError([] { parseScene(minimalWith("/wcsph/density_diffusion", 1.5), "bad.json"); },
+                   {"bad.json: /wcsph/density_diffusion: must be in [0, 1], got 1.5"});
+  expectInputError([] { parseScene(minimalWith("/wcsph/density_diffusion", -0.1), "bad.json"); },
+                   {"bad.json: /wcsph/density_diffusion: must be in [0, 1], got -0.1"});
+  // the diffusion term belongs to the continuity density: refused beside "summation" when it is given,
+  // whatever its value
+  expectInputError(
+      [] {
+        parseScene(minimalWith("/wcsph", {{"density", "summation"}, {"density_diffusion", 0.1}}), "bad.json");
+      },
+      {"bad.json: /wcsph/density_diffusion: applies to wcsph.density \"continuity\" only"});
+  expectInputError(
+      [] {
+        parseScene(kMinimal, "m.json", {"wcsph.density=summation", "wcsph.density_diffusion=0"});
+      },
+      {"m.json: /wcsph/density_diffusion: applies to wcsph.density \"continuity\" only",
+       "(from --set 'wcsph.density_diffusion=0')"});
+  expectInputError([] { parseScene(kMinimal, "m.json", {"wcsph.density=sum"}); },
+                   {"m.json: /wcsph/density: unknown value 'sum'", "(from --set 'wcsph.density=sum')"});
 }
 
 }  // namespace

@@ -66,15 +66,17 @@ inline constexpr std::array<std::string_view, 3> kMpmTransfers{"apic", "pic", "f
 inline constexpr std::array<std::string_view, 3> kMpmBoundaries{"separate", "slip", "sticky"};
 inline constexpr std::array<std::string_view, 2> kMpmEquationsOfState{"linear", "tait"};
 inline constexpr std::array<std::string_view, 4> kMaterialTypes{"water", "elastic", "snow", "sand"};
+inline constexpr std::array<std::string_view, 2> kWcsphDensities{"continuity", "summation"};
+inline constexpr std::array<std::string_view, 2> kProbeTypes{"point", "gauge"};
 
 // top level: scalar keys, then the keys that hold sections (read by hand), in file order
 inline const std::array<Field<SceneDesc>, 2> kSceneFields{{
     {.key = "name", .member = &SceneDesc::name},
     {.key = "solver", .member = &SceneDesc::solver, .choices = solverChoices()},
 }};
-inline constexpr std::array<std::string_view, 12> kSceneSections{
-    "description", "pbf",    "wcsph",     "mpm",      "fluid",  "domain",
-    "time",        "forces", "colliders", "emitters", "output", "surface"};
+inline constexpr std::array<std::string_view, 13> kSceneSections{
+    "description", "pbf",       "wcsph",    "mpm",    "fluid",   "domain", "time",
+    "forces",      "colliders", "emitters", "output", "surface", "probes"};
 
 inline const std::array<Field<PbfSettings>, 12> kPbfFields{{
     {.key = "iterations", .member = &PbfSettings::iterations, .range = closed(1, 100)},
@@ -92,13 +94,17 @@ inline const std::array<Field<PbfSettings>, 12> kPbfFields{{
     {.key = "max_neighbors", .member = &PbfSettings::maxNeighbors, .range = closed(0, 4096)},
 }};
 
-inline const std::array<Field<WcsphSettings>, 6> kWcsphFields{{
+// "density_diffusion" is refused in a file that also says "density": "summation" (read by hand), and not
+// written for such a scene
+inline const std::array<Field<WcsphSettings>, 8> kWcsphFields{{
     {.key = "equation_of_state", .member = &WcsphSettings::equationOfState, .choices = kEquationsOfState},
     {.key = "speed_of_sound", .member = &WcsphSettings::speedOfSound, .range = above(0)},
     {.key = "gamma", .member = &WcsphSettings::gamma, .range = closed(1, 10)},
     {.key = "stiffness", .member = &WcsphSettings::stiffness, .range = above(0)},
     {.key = "viscosity", .member = &WcsphSettings::viscosity, .range = atLeast(0)},
     {.key = "cfl", .member = &WcsphSettings::cfl, .range = openClosed(0, 1)},
+    {.key = "density", .member = &WcsphSettings::density, .choices = kWcsphDensities},
+    {.key = "density_diffusion", .member = &WcsphSettings::densityDiffusion, .range = closed(0, 1)},
 }};
 
 inline const std::array<Field<MpmSettings>, 9> kMpmFields{{
@@ -228,6 +234,15 @@ inline const std::array<Field<SurfaceDesc>, 7> kSurfaceFields{{
     {.key = "smooth", .member = &SurfaceDesc::smooth, .range = closed(0, 1000)},
     {.key = "format", .member = &SurfaceDesc::format, .choices = kSurfaceFormats},
     {.key = "groups", .member = &SurfaceDesc::groups, .choices = kSurfaceGroups},
+}};
+
+// an element of the scene's "probes" list; "name" and "position" are required, and the name's characters,
+// its uniqueness and the position inside the domain are checked by src/io/scene_probes.cpp
+inline const std::array<Field<ProbeDesc>, 4> kProbeFields{{
+    {.key = "name", .member = &ProbeDesc::name},
+    {.key = "type", .member = &ProbeDesc::type, .choices = kProbeTypes},
+    {.key = "position", .member = &ProbeDesc::position},
+    {.key = "every", .member = &ProbeDesc::every, .range = atLeast(0)},
 }};
 
 }  // namespace eddy::scene_keys

@@ -21,6 +21,7 @@
 
 #include "io/scene_keys.h"
 #include "io/scene_messages.h"
+#include "io/scene_probes.h"
 
 namespace eddy {
 namespace {
@@ -33,7 +34,7 @@ constexpr const char* kDefaultSource = "<default scene>";
 
 // ---------------------------------------------------------------- the validating reader
 
-class Reader {
+class Reader final : public scene_probes::ReaderAccess {
  public:
   explicit Reader(std::string source) : source_(std::move(source)) {}
 
@@ -44,7 +45,7 @@ class Reader {
     overrides_.emplace_back(std::move(pointer), std::move(text));
   }
 
-  [[noreturn]] void fail(const std::string& ptr, const std::string& what) const {
+  [[noreturn]] void fail(const std::string& ptr, const std::string& what) const override {
     throw InputError(source_ + ": " + ptr + ": " + what + overrideNote(ptr));
   }
 
@@ -220,6 +221,10 @@ class Reader {
     if (it != doc.end()) readObject(*it, pointerChild("", key), out, fields);
   }
 
+  void readProbeObject(const Json& v, const std::string& ptr, ProbeDesc& out) const override {
+    readObject(v, ptr, out, kProbeFields);
+  }
+
   ShapeDesc readShape(const Json& v, const std::string& ptr) const {
     static constexpr std::array<std::string_view, 1> kFit{"fit_into"};
     ShapeDesc shape;
@@ -366,6 +371,11 @@ class Reader {
     }
     readSection(doc, "pbf", s.pbf, kPbfFields);
     readSection(doc, "wcsph", s.wcsph, kWcsphFields);
+    // the default 0.1 stays in the struct; only a value given in the file (or by --set) is refused
+    if (s.wcsph.density == "summation" && doc.at("wcsph").contains("density_diffusion"))
+      fail("/wcsph/density_diffusion",
+           "applies to wcsph.density \"continuity\" only (the delta-SPH term diffuses the continuity "
+           "equation's density; a summed density has none); leave it out with \"summation\"");
     readSection(doc, "mpm", s.mpm, kMpmFields);
     readSection(doc, "fluid", s.fluid, kFluidFields);
     readSection(doc, "domain", s.domain, kDomainFields);
@@ -378,6 +388,7 @@ class Reader {
     if (auto it = doc.find("surface"); it != doc.end() && it->is_object() && !it->contains("enabled"))
       s.surface.enabled = true;
     readSection(doc, "surface", s.surface, kSurfaceFields);
+    s.probes = scene_probes::readProbes(doc, *this);
     checkConsistency(s);
     return s;
   }
@@ -424,6 +435,7 @@ class Reader {
       }
       names.push_back(c.name);
     }
+    scene_probes::checkProbes(s, *this);
 
     if (s.emitters.empty()) fail("/emitters", "the scene has no fluid; add at least one emitter");
     for (std::size_t i = 0; i < s.emitters.size(); ++i) {
@@ -517,6 +529,10 @@ class Reader {
     if (s.solver == "mpm" && s.fluid.supportRatio != defaults.fluid.supportRatio)
       refuse("/fluid/support_ratio", "pbf or wcsph",
              "MPM has no SPH kernel; its resolution is mpm.grid_resolution");
+    if (s.solver == "mpm" && !s.probes.empty())
+      refuse("/probes", "pbf or wcsph",
+             "probes read the particles through the SPH neighbour grid, and MPM has none; remove the probes "
+             "or use pbf or wcsph");
     if (s.solver == "mpm" && s.mpm.boundary != "separate") {
       for (std::size_t i = 0; i < s.colliders.size(); ++i) {
         const ColliderDesc& c = s.colliders[i];
