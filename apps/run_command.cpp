@@ -67,11 +67,20 @@ std::vector<std::string> sceneOverrides(const RunOptions& o) {
 class FrameWriter {
  public:
   // statsKept: the stats.jsonl lines that stay in front (a resumed run's frames up to its checkpoint)
-  FrameWriter(std::string dir, const SceneDesc& scene, std::string statsKept = "")
+  // probes.csv and forces.csv likewise keep probesKept / forcesKept, where the simulation writes them
+  FrameWriter(std::string dir, const SceneDesc& scene, const Simulation& sim, std::string statsKept = "",
+              std::string probesKept = "", std::string forcesKept = "")
       : dir_(std::move(dir)),
         output_(scene.output),
         surface_(scene.surface),
-        stats_(joinPath(dir_, "stats.jsonl"), std::move(statsKept)) {}
+        stats_(joinPath(dir_, "stats.jsonl"), std::move(statsKept)) {
+    if (!sim.probeColumns().empty())
+      probes_ =
+          std::make_unique<CsvLog>(joinPath(dir_, "probes.csv"), sim.probeColumns(), std::move(probesKept));
+    if (!sim.forceColumns().empty())
+      forces_ =
+          std::make_unique<CsvLog>(joinPath(dir_, "forces.csv"), sim.forceColumns(), std::move(forcesKept));
+  }
 
   // the surfaces (built on the device, their meshes copied back) are charged to Phase::Surface; their
   // files, the particles' copy, encoding and writes and the stats line to Phase::Output
@@ -96,6 +105,16 @@ class FrameWriter {
       writeFileAtomic(joinPath(dir_, particleFileName(frame, output_.format)), bytes);
     }
     stats_.append(stats);
+    if (probes_) {
+      sim.takeProbeRows(rows_);
+      probes_->append(rows_);
+    }
+    // the initial state (frame 0) has no forces yet: nothing has pressed on anything
+    if (forces_ && frame > 0) {
+      std::vector<double> row = sim.colliderForces();
+      row.insert(row.begin(), sim.time());
+      forces_->append({row});
+    }
     sim.profile().add(Phase::Output, msSince(t0));
   }
 
@@ -104,6 +123,8 @@ class FrameWriter {
   OutputDesc output_;
   SurfaceDesc surface_;
   StatsWriter stats_;
+  std::unique_ptr<CsvLog> probes_, forces_;  // where the simulation has probes / pressure
+  std::vector<std::vector<double>> rows_;
   HostParticles host_;  // reused so big scenes do not reallocate every frame
   TriangleMesh mesh_;
 };
@@ -303,7 +324,8 @@ int resumeCommand(const RunOptions& o, Clock::time_point start) {
 
   // the interrupted run's caches after the checkpoint are simulated again
   removeMatching(dir, [from](const std::string& name) { return frameFileNumber(name) > from; });
-  FrameWriter writer(dir, scene, statsKept);
+  FrameWriter writer(dir, scene, *sim, statsKept, csvUpToTime(joinPath(dir, "probes.csv"), c.state.time),
+                     csvUpToTime(joinPath(dir, "forces.csv"), c.state.time));
   simulateFrames(*sim, writer, scene.time.frames, {folder, o.checkpointEvery}, o.quiet);
 
   if (!o.quiet) std::fputs(formatProfileTable(sim->profile()).c_str(), stdout);
@@ -334,7 +356,7 @@ int runCommand(const RunOptions& o) {
     std::filesystem::remove(joinPath(checkpoints, checkpointFileName(frame)));
 
   // frame 0 is the initial state, so a cache of n frames holds n + 1 files
-  FrameWriter writer(o.out, scene);
+  FrameWriter writer(o.out, scene, *sim);
   writer.write(*sim, 0, sim->stats());
   simulateFrames(*sim, writer, scene.time.frames, {checkpoints, o.checkpointEvery}, o.quiet);
 

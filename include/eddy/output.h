@@ -45,6 +45,22 @@ class StatsWriter {
   std::string text_;
 };
 
+// A CSV log (probes.csv, forces.csv): a header "time,COLUMN,...", then one line per append; the whole
+// file is rewritten atomically after each append. NaN values are left empty. `kept`: header and lines that
+// stay in front (a resumed run's, up to its checkpoint); empty starts with the header.
+class CsvLog {
+ public:
+  CsvLog(std::string path, const std::vector<std::string>& columns, std::string kept = "");
+  void append(const std::vector<std::vector<double>>& rows);
+
+ private:
+  std::string path_;
+  std::string text_;
+};
+// the header and lines of the CSV log at path whose time is at most `time` (a checkpoint's), or "" when
+// there is no such file
+std::string csvUpToTime(const std::string& path, double time);
+
 // per-phase timing table (ms total, ms per substep, share) as printed at the end of a run
 std::string formatProfileTable(const Profile& profile);
 // the same as JSON

@@ -42,6 +42,7 @@ struct HostParticles {
   // scene order, then nozzle particles as they are released); follows its particle through every sort, so
   // renderers can match particles across frames (motion blur, trails)
   std::vector<std::uint32_t> id;
+  std::vector<Real> pressure;  // Pa; empty where the solver has no pressure (PBF, MPM)
   std::size_t size() const { return position.size(); }
 };
 
@@ -119,6 +120,16 @@ class Simulation {
   // the material types that get surfaces of their own (surface.groups "material" in an MPM scene of
   // several materials); empty when one surface holds every particle
   virtual std::vector<std::string> surfaceGroups() const = 0;
+  // probes.csv: the columns after "time" (src/probes/probe_sampler.h), empty for a scene without probes
+  virtual std::vector<std::string> probeColumns() const = 0;
+  // the probes' samples since the last call, each [time, one value per column], NaN where a probe was not due
+  virtual void takeProbeRows(std::vector<std::vector<double>>& rows) = 0;
+  // forces.csv: NAME.fx .fy .fz .tx .ty .tz for each collider (unnamed ones "collider<i>", the domain
+  // "domain"); empty where the solver has no pressure (PBF, MPM)
+  virtual std::vector<std::string> forceColumns() const = 0;
+  // between frames: the force (N) and torque (N m, about each collider's centre) the fluid puts on each
+  // collider now, one value per forceColumns() entry (src/probes/wall_forces.h)
+  virtual std::vector<double> colliderForces() = 0;
   // sets particle i's position and velocity (tests and tools: injecting a fault into a running scene)
   virtual void overwriteParticle(std::int64_t i, Vec3 x, Vec3 v) = 0;
 };

@@ -14,6 +14,8 @@ namespace {
 void checkSizes(const HostParticles& p) {
   if (p.velocity.size() != p.size() || p.density.size() != p.size() || p.id.size() != p.size())
     throw RuntimeFailure("particle output: position, velocity, density and id arrays differ in size");
+  if (!p.pressure.empty() && p.pressure.size() != p.size())
+    throw RuntimeFailure("particle output: the pressure array differs in size from the positions");
 }
 
 // explicit byte order, so the files are the same whatever the host
@@ -85,7 +87,8 @@ std::string encodePly(const HostParticles& p) {
       "property float vx\n"
       "property float vy\n"
       "property float vz\n"
-      "property float density\n"
+      "property float density\n" +
+      std::string(p.pressure.empty() ? "" : "property float pressure\n") +
       "property uint id\n"
       "end_header\n";
   out.reserve(out.size() + p.size() * 8 * 4);
@@ -98,6 +101,7 @@ std::string encodePly(const HostParticles& p) {
     putF32(out, v.y);
     putF32(out, v.z);
     putF32(out, p.density[i]);
+    if (!p.pressure.empty()) putF32(out, p.pressure[i]);
     putU32(out, p.id[i]);
   }
   return out;
@@ -108,7 +112,7 @@ std::string encodeVtu(const HostParticles& p) {
   const std::size_t n = p.size();
   const std::string count = std::to_string(n);
 
-  std::string points, velocity, density, id, connectivity, offsets, types;
+  std::string points, velocity, density, pressure, id, connectivity, offsets, types;
   points.reserve(n * 12);
   velocity.reserve(n * 12);
   density.reserve(n * 4);
@@ -125,6 +129,7 @@ std::string encodeVtu(const HostParticles& p) {
     putF32(velocity, v.y);
     putF32(velocity, v.z);
     putF32(density, p.density[i]);
+    if (!p.pressure.empty()) putF32(pressure, p.pressure[i]);
     putU32(id, p.id[i]);
     // one VTK_VERTEX cell per particle: without cells ParaView shows nothing
     putU64(connectivity, i);
@@ -145,6 +150,8 @@ std::string encodeVtu(const HostParticles& p) {
       "      <PointData Scalars=\"density\" Vectors=\"velocity\">\n";
   appendDataArray(out, "type=\"Float32\" Name=\"velocity\" NumberOfComponents=\"3\"", velocity);
   appendDataArray(out, "type=\"Float32\" Name=\"density\" NumberOfComponents=\"1\"", density);
+  if (!p.pressure.empty())
+    appendDataArray(out, "type=\"Float32\" Name=\"pressure\" NumberOfComponents=\"1\"", pressure);
   appendDataArray(out, "type=\"UInt32\" Name=\"id\" NumberOfComponents=\"1\"", id);
   out +=
       "      </PointData>\n"

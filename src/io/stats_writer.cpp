@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -56,6 +57,42 @@ void StatsWriter::append(const FrameStats& s) {
   text_ += '\n';
   // whole-file rewrite: a reader (or a crash) never sees a torn last line
   writeFileAtomic(path_, text_);
+}
+
+CsvLog::CsvLog(std::string path, const std::vector<std::string>& columns, std::string kept)
+    : path_(std::move(path)), text_(std::move(kept)) {
+  if (!text_.empty()) return;
+  text_ = "time";
+  for (const std::string& c : columns) text_ += "," + c;
+  text_ += '\n';
+}
+
+void CsvLog::append(const std::vector<std::vector<double>>& rows) {
+  if (rows.empty()) return;
+  char buf[32];
+  for (const std::vector<double>& row : rows) {
+    for (std::size_t k = 0; k < row.size(); ++k) {
+      if (k > 0) text_ += ',';
+      if (std::isnan(row[k])) continue;  // not sampled at this time
+      // the time to the nanosecond; values to float precision
+      std::snprintf(buf, sizeof buf, k == 0 ? "%.9f" : "%.7g", row[k]);
+      text_ += buf;
+    }
+    text_ += '\n';
+  }
+  writeFileAtomic(path_, text_);
+}
+
+std::string csvUpToTime(const std::string& path, double time) {
+  std::ifstream in(path, std::ios::binary);
+  std::string kept, line;
+  if (!in || !std::getline(in, line)) return "";
+  kept = line + "\n";
+  while (std::getline(in, line)) {
+    if (std::strtod(line.c_str(), nullptr) > time + 1e-9) break;
+    kept += line + "\n";
+  }
+  return kept;
 }
 
 }  // namespace eddy

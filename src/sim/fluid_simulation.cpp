@@ -123,6 +123,79 @@ FluidSimulation::FluidSimulation(const SceneDesc& scene) : scene_(scene), surfac
   if (solver_->usesNeighborGrid())
     grid_.setup(kernels_.h, Index(budget), solver_->neighborCap(), blowUpLo_, blowUpHi_);
   grid_.setBarriers({barriers_.data(), barriers_.size()});
+
+  pressure_ = Buffer<Real>(kDevice, std::size_t(std::max<Index>(particles_.capacity(), 1)));
+  hasPressure_ = solver_->pressures(ctx, pressure_.data());
+  if (!scene.probes.empty()) {
+    if (!solver_->usesNeighborGrid())
+      throw InputError(scene.sourcePath +
+                       ": /probes: probes read the particles through the SPH neighbour grid; "
+                       "solver '" +
+                       scene.solver + "' has none (use pbf or wcsph)");
+    probes_ = std::make_unique<ProbeSampler>(scene, hasPressure_, scene.time.maxSubsteps + 1);
+  }
+}
+
+const Real* FluidSimulation::pressures() {
+  if (!hasPressure_) return nullptr;
+  StepContext ctx = context();
+  solver_->pressures(ctx, pressure_.data());
+  return pressure_.data();
+}
+
+// after a substep: the probes that are due read the particles where the substep left them (density and
+// pressure as its density pass found them)
+void FluidSimulation::sampleProbes() {
+  if (!probes_ || !probes_->due(time_) || particles_.size() == 0) return;
+  ProbeInputs in;
+  in.grid = grid_.grid();
+  in.position = particles_.vec3(attr::kPosition).data;
+  in.velocity = particles_.vec3(attr::kVelocity).data;
+  in.density = particles_.real(attr::kDensity).data;
+  in.pressure = pressures();
+  in.kernels = kernels_;
+  in.mass = particleMass_;
+  probes_->sample(time_, in);
+}
+
+std::vector<std::string> FluidSimulation::probeColumns() const {
+  return probes_ ? probes_->columns() : std::vector<std::string>{};
+}
+
+void FluidSimulation::takeProbeRows(std::vector<std::vector<double>>& rows) {
+  rows.clear();
+  if (probes_) probes_->takeRows(rows);
+}
+
+std::vector<std::string> FluidSimulation::forceColumns() const {
+  std::vector<std::string> c;
+  if (!hasPressure_) return c;
+  for (std::size_t i = 0; i <= scene_.colliders.size(); ++i) {
+    std::string name = i == scene_.colliders.size()       ? "domain"
+                       : scene_.colliders[i].name.empty() ? "collider" + std::to_string(i)
+                                                          : scene_.colliders[i].name;
+    for (const char* q : {".fx", ".fy", ".fz", ".tx", ".ty", ".tz"}) c.push_back(name + q);
+  }
+  return c;
+}
+
+std::vector<double> FluidSimulation::colliderForces() {
+  std::vector<double> out;
+  if (!hasPressure_) return out;
+  WallForceInputs in;
+  in.position = particles_.vec3(attr::kPosition).data;
+  in.pressure = pressures();
+  in.density = particles_.real(attr::kDensity).data;
+  in.count = particles_.size();
+  in.colliders = {colliders_.data(), colliders_.size()};
+  in.wall = wall_;
+  in.mass = particleMass_;
+  in.restDensity = scene_.fluid.restDensity;
+  in.time = Real(time_);
+  in.gradientScale = solver_->gradientScale();
+  in.gravity = scene_.forces.gravity;
+  wallForces_.compute(in, prims_, out);
+  return out;
 }
 
 void FluidSimulation::placeMeshShape(const ShapeDesc& shape, const std::string& where, MeshSdf& sdf,
@@ -294,6 +367,7 @@ void FluidSimulation::advanceSubstep(Real dt) {
   timers_.endSubstep();
   time_ += dt;
   ++substeps_;
+  sampleProbes();
 }
 
 void FluidSimulation::advanceFrame() {
@@ -389,6 +463,11 @@ void FluidSimulation::copyParticles(HostParticles& out) {
             n * sizeof(Real));
   copyBytes(Device::Host, out.id.data(), kDevice, particles_.uint32(attr::kId).data,
             n * sizeof(std::uint32_t));
+  out.pressure.clear();
+  if (const Real* p = pressures()) {
+    out.pressure.resize(n);
+    copyBytes(Device::Host, out.pressure.data(), kDevice, p, n * sizeof(Real));
+  }
 }
 
 SimulationState FluidSimulation::saveState() {
@@ -447,12 +526,14 @@ void FluidSimulation::restoreState(const SimulationState& s) {
   substeps_ = s.substeps;
   substepsAtFrameStart_ = s.substeps;
   heldInAtFrameStart_ = solver_->heldInCount();
+  if (probes_) probes_->startAt(time_);
 }
 
 std::size_t FluidSimulation::deviceMemoryBytes() const {
   return particles_.bytes() + grid_.bytes() + prims_.scratchBytes() + colliders_.bytes() + barriers_.bytes() +
          keyframes_.bytes() + meshBytes() + statsScratch_.bytes() + solver_->deviceBytes() +
-         (surface_ ? surface_->bytes() : 0) + surfaceGroups_.bytes();
+         (surface_ ? surface_->bytes() : 0) + surfaceGroups_.bytes() + pressure_.bytes() +
+         wallForces_.bytes() + (probes_ ? probes_->bytes() : 0);
 }
 
 std::unique_ptr<Simulation> makeSimulation(const SceneDesc& scene) {

@@ -11,6 +11,8 @@
 #include "colliders/mesh_sdf.h"
 #include "emitters/nozzle_emitter.h"
 #include "io/blow_up_report.h"
+#include "probes/probe_sampler.h"
+#include "probes/wall_forces.h"
 #include "sim/surface_groups.h"
 #include "solvers/solver.h"
 #include "surface/surface_reconstructor.h"
@@ -42,6 +44,10 @@ class FluidSimulation final : public Simulation {
                     const SurfaceSettings* settings = nullptr, const std::string& group = {}) override;
   std::vector<std::string> surfaceGroups() const override { return surfaceGroups_.names(); }
   std::vector<std::string> warnings() const override;
+  std::vector<std::string> probeColumns() const override;
+  void takeProbeRows(std::vector<std::vector<double>>& rows) override;
+  std::vector<std::string> forceColumns() const override;
+  std::vector<double> colliderForces() override;
 
   // the substep time.adaptive allows (public: CUDA lambdas cannot live in private members)
   Real motionTimeStep();
@@ -50,6 +56,9 @@ class FluidSimulation final : public Simulation {
   // throws SimulationBlowUp with the message of src/io/blow_up_report.h
   [[noreturn]] void stopOnBlowUp(BlowUpKind kind, double neededDt, double allowedDt);
   StepContext context();
+  // the solver's pressures into pressure_; null where it has none
+  const Real* pressures();
+  void sampleProbes();
   void emit(Real dt);
   void checkMemory(std::int64_t particles) const;
   // loads, checks, scales and places a mesh shape and builds its distance field into sdf; data (made by
@@ -77,6 +86,10 @@ class FluidSimulation final : public Simulation {
   std::vector<int> nozzleEmitter_;  // scene emitter index of each nozzle
   EmittedParticles emitted_;        // reused by the nozzles every substep
   std::unique_ptr<Solver> solver_;
+  std::unique_ptr<ProbeSampler> probes_;  // only with probes in the scene
+  WallForces wallForces_;
+  Buffer<Real> pressure_;  // per particle, for probes, forces and output
+  bool hasPressure_ = false;
   SphKernels kernels_;
   WallKernel wall_;
   Real particleMass_ = 0;

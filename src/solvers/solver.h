@@ -60,6 +60,8 @@ class Solver {
   // out[i] = particle i's pressure, Pa, from attr::kDensity as updateDensity or the last substep left it
   // (probes, wall forces, output); false where the solver has no pressure (PBF)
   virtual bool pressures(StepContext& ctx, Real* out) { return false; }
+  // the factor on the kernel gradients of the solver's pressure force, walls included (wall forces)
+  virtual Real gradientScale() const { return 1; }
   // per-particle masses for the statistics, or an empty view when every particle has ctx.particleMass
   virtual View<const Real> particleMasses(StepContext& ctx) { return {}; }
   // particles the solver has clamped back into the domain since the simulation started

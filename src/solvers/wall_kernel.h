@@ -174,4 +174,19 @@ struct WallKernel {
   }
 };
 
+// The wall term of the pressure force, per unit rho0 (times the solver's gradient factor): the mirrored
+// particle of each wall face has the particle's density and its pressure p_i plus the hydrostatic step to
+// the mirror point, 2 (at - x_i) across the face (Adami, Hu & Adams 2012, "A generalized wall boundary
+// condition for smoothed particle hydrodynamics", J. Comput. Phys. 231):
+//   -sum_f A_f (p_i + p_w,f) / rho_i^2,   p_w,f / rho_i^2 = pi + hydrostatic . (at_f - x_i)
+// with pi = p_i / rho_i^2 and hydrostatic = 2 rho0 g / rho_i^2. Shared by the solvers' force passes and the
+// wall forces on the colliders (src/probes/wall_forces.h), so both see the same wall.
+EDDY_HD inline Vec3 wallPressureAcceleration(const WallKernel& wall, const ColliderData* cs, int n, Vec3 x,
+                                             Real t, Real pi, Vec3 hydrostatic) {
+  Vec3 a{};
+  wall.forEachWallShare(cs, n, x, t,
+                        [&](int, Vec3 g, Vec3 at) { a -= g * (2 * pi + dot(hydrostatic, at - x)); });
+  return a;
+}
+
 }  // namespace eddy

@@ -14,7 +14,28 @@ constexpr const char* kAcceleration = "wcsph_acceleration";
 constexpr const char* kNextDensity = "wcsph_next_density";  // rho + dt d rho / dt (continuity)
 }  // namespace attr_wcsph
 
+namespace {
+
+// 1 / kappa, kappa = sum_j V_j |W'(r_ij)| x_ij^2 / r_ij over the rest lattice (V_j = m / rho0): the
+// spiky gradient of a linear field summed over the lattice, as a share of the exact one
+Real latticeGradientScale(const SphKernels& k, Real spacing) {
+  int reach = int(std::ceil(k.h / spacing));
+  double gradient = 0, weight = 0;
+  for (int z = -reach; z <= reach; ++z)
+    for (int y = -reach; y <= reach; ++y)
+      for (int x = -reach; x <= reach; ++x) {
+        Vec3 d = Vec3{Real(x), Real(y), Real(z)} * spacing;
+        Real r2 = dot(d, d);
+        weight += k.poly6(r2);
+        if (r2 > 0 && r2 < k.h * k.h) gradient += -double(k.spikyGradientSquared(d, r2).x) * d.x;
+      }
+  return Real(weight / gradient);
+}
+
+}  // namespace
+
 void WeaklyCompressibleSph::setup(StepContext& ctx) {
+  gradientScale_ = latticeGradientScale(ctx.kernels, ctx.scene.fluid.spacing);
   ctx.particles.addAttribute(attr_wcsph::kPositionPressure, 4, false);
   ctx.particles.addAttribute(attr_wcsph::kVelocityDensity, 4, false);
   ctx.particles.addAttribute(attr_wcsph::kSpeed, 1, false);
@@ -140,6 +161,7 @@ void WeaklyCompressibleSph::integrateDensity(StepContext& ctx, Real dt) {
   Real diffusion = 2 * settings_.densityDiffusion * ell * c;  // 2 delta ell c
   Real eta2 = Real(0.01) * ell * ell;
   Vec3 hydrostatic = ctx.scene.forces.gravity * (rho0 / (c * c));  // rhoH_ji = hydrostatic . (x_j - x_i)
+  Real scale = gradientScale_;
   parallelFor(
       p.size(), EDDY_KERNEL(Index i) {
         Vec3 xi = x[i], vi = v[i];
@@ -164,7 +186,7 @@ void WeaklyCompressibleSph::integrateDensity(StepContext& ctx, Real dt) {
         wall.forEachWallShare(cs, nc, xi, time, [&](int c, Vec3 g, Vec3 at) {
           walls += dot(vi - colliderVelocityAt(cs[c], at, time), g);
         });
-        Real rate = m * (divergence + diffusion * diffused) + rho0 * walls;
+        Real rate = m * (scale * divergence + diffusion * diffused) + 2 * scale * rho0 * walls;
         next[i] = ri + rate * dt;
       });
 }
@@ -187,6 +209,8 @@ void WeaklyCompressibleSph::forces(StepContext& ctx) {
   int nc = int(ctx.colliders.size);
   Real time = ctx.time;
   Real rho0 = ctx.scene.fluid.restDensity;
+  Real gm = m * gradientScale_, gWall = rho0 * gradientScale_;
+  Vec3 hydrostatic = body.gravity * (2 * rho0);  // rho0 g . 2 (at - x_i): the mirror's extra pressure
   parallelFor(
       p.size(), EDDY_KERNEL(Index i) {
         Vec4 own = xp[i], ownV = vr[i];
@@ -202,14 +226,13 @@ void WeaklyCompressibleSph::forces(StepContext& ctx) {
           Real r, invR;
           lengthAndInverse(fmaxf(r2, Real(1e-30)), r, invR);
           // symmetric pressure acceleration -sum_j m (p_i/rho_i^2 + p_j/rho_j^2) grad W_ij
-          ap -= k.spikyGradientSquared(d, r2) * (m * (pi + other.w));
+          ap -= k.spikyGradientSquared(d, r2) * (gm * (pi + other.w));
           av += (xyz(otherV) - vi) * (m / otherV.w * k.viscosityLaplacian(r));
         }
-        // colliders push back with the particle's own pressure and density mirrored onto them
-        Real beyond = 0;
-        Vec3 gradWall{};
-        wall.accumulate(cs, nc, xi, time, beyond, gradWall);
-        ap -= gradWall * (Real(2) * pi * rho0);
+        // colliders push back with the particle's density mirrored onto them and its pressure extrapolated
+        // hydrostatically to the mirror point, 2 (at - x_i) away (Adami, Hu & Adams 2012): the wall then
+        // carries a column at rest without the contact response's help
+        ap += wallPressureAcceleration(wall, cs, nc, xi, time, pi, hydrostatic / (ownV.w * ownV.w)) * gWall;
         acc[i] = ap + av * (mu / ownV.w) + bodyAcceleration(body, vi);
       });
 }
