@@ -221,9 +221,10 @@ TEST(MeshCollider, IcosphereActsAsTheSphere) {
         "vs %.5f, highest y %.5f vs %.5f; deepest particle %.2e m from the sphere\n",
         k.solver, 20 << (2 * k.levels), k.resolution, m.kineticEnergy, a.kineticEnergy, ke, m.boundsMin.y,
         a.boundsMin.y, m.boundsMax.y, a.boundsMax.y, worstInside);
-    // measured: kinetic energy 9.5e-4 (PBF), 3.1e-4 (WCSPH), 8.9e-5 (MPM) apart; the lowest particle within
-    // 0.1 mm, the highest (one splash particle) within 1.6 mm
-    EXPECT_LT(ke, 1e-3) << k.solver;
+    // measured: kinetic energy 9.5e-4 (PBF), 2.0e-3 (WCSPH), 8.9e-5 (MPM) apart; the lowest particle within
+    // 0.1 mm, the highest (one splash particle) within 1.6 mm. WCSPH was 3.1e-4 apart with the summed
+    // density, before the integrated density with delta-SPH became its default
+    EXPECT_LT(ke, std::string(k.solver) == "wcsph" ? 3e-3 : 1e-3) << k.solver;
     EXPECT_LT(low, 1e-3) << k.solver;
     EXPECT_LT(high, 3e-3) << k.solver;
     EXPECT_GT(worstInside, -1e-3) << k.solver;  // nothing inside the ball

@@ -162,6 +162,7 @@ void WeaklyCompressibleSph::integrateDensity(StepContext& ctx, Real dt) {
   Real eta2 = Real(0.01) * ell * ell;
   Vec3 hydrostatic = ctx.scene.forces.gravity * (rho0 / (c * c));  // rhoH_ji = hydrostatic . (x_j - x_i)
   Real scale = gradientScale_;
+  Real lowest = kLowestDensity * rho0;
   parallelFor(
       p.size(), EDDY_KERNEL(Index i) {
         Vec3 xi = x[i], vi = v[i];
@@ -187,7 +188,7 @@ void WeaklyCompressibleSph::integrateDensity(StepContext& ctx, Real dt) {
           walls += dot(vi - colliderVelocityAt(cs[c], at, time), g);
         });
         Real rate = m * (scale * divergence + diffusion * diffused) + 2 * scale * rho0 * walls;
-        next[i] = ri + rate * dt;
+        next[i] = fmaxf(ri + rate * dt, lowest);
       });
 }
 
