@@ -115,6 +115,7 @@ FluidSimulation::FluidSimulation(const SceneDesc& scene) : scene_(scene), surfac
       solver_->initializeParticles(ctx, first, particles_.size() - first, int(i));
   }
   statsScratch_ = Buffer<Real>(kDevice, std::size_t(particles_.capacity()));
+  frameSums_.reserve(particles_.capacity());
   // a particle this far outside the domain has blown up: the domain's walls hold every sane one inside
   Vec3 extent = scene.domain.max - scene.domain.min;
   Real reach = Real(0.5) * std::max({extent.x, extent.y, extent.z}) + 4 * kernels_.h;
@@ -411,41 +412,26 @@ FrameStats FluidSimulation::stats() {
   // densities fresh at the current positions (SPH solvers sort the particles for that)
   StepContext ctx = context();
   solver_->updateDensity(ctx);
-  auto x = particles_.vec3(attr::kPosition);
   const Real* masses = solver_->particleMasses(ctx).data;  // null: every particle has particleMass_
-
-  // per-particle quantities into one scratch array (kept between frames), reduced one at a time
+  // density errors relative to each particle's own material (the solver knows the materials)
   if (statsScratch_.size() < std::size_t(n)) statsScratch_.resize(kDevice, particles_.capacity());
-  Buffer<Real>& tmp = statsScratch_;
-  Real* q = tmp.data();
-  const Vec3* xp = x.data;
+  Real* q = statsScratch_.data();
+  solver_->densityErrors(ctx, q);
+  const Vec3* x = particles_.vec3(attr::kPosition).data;
   const Vec3* v = particles_.vec3(attr::kVelocity).data;
   Real m = particleMass_;
-  auto reduceSum = [&](auto f) {
-    parallelFor(n, f);
-    return prims_.sum(tmp.view(n), n);
-  };
-  auto reduceMax = [&](auto f) {
-    parallelFor(n, f);
-    return prims_.max(tmp.view(n), n);
-  };
-  auto reduceMin = [&](auto f) {
-    parallelFor(n, f);
-    return prims_.min(tmp.view(n), n);
-  };
-  // density errors relative to each particle's own material (the solver knows the materials)
-  solver_->densityErrors(ctx, q);
-  s.meanDensityError = prims_.sum(tmp.view(n), n) / n;
-  s.maxDensityError = prims_.max(tmp.view(n), n);
-  s.kineticEnergy =
-      reduceSum(EDDY_KERNEL(Index i) { q[i] = Real(0.5) * (masses ? masses[i] : m) * dot(v[i], v[i]); });
-  s.maxSpeed = reduceMax(EDDY_KERNEL(Index i) { q[i] = length(v[i]); });
-  s.boundsMin.x = reduceMin(EDDY_KERNEL(Index i) { q[i] = xp[i].x; });
-  s.boundsMin.y = reduceMin(EDDY_KERNEL(Index i) { q[i] = xp[i].y; });
-  s.boundsMin.z = reduceMin(EDDY_KERNEL(Index i) { q[i] = xp[i].z; });
-  s.boundsMax.x = reduceMax(EDDY_KERNEL(Index i) { q[i] = xp[i].x; });
-  s.boundsMax.y = reduceMax(EDDY_KERNEL(Index i) { q[i] = xp[i].y; });
-  s.boundsMax.z = reduceMax(EDDY_KERNEL(Index i) { q[i] = xp[i].z; });
+  FrameSums f = frameSums_.run(
+      n, EDDY_KERNEL(Index i) {
+        Real speed2 = dot(v[i], v[i]);
+        return FrameSums{q[i], Real(0.5) * (masses ? masses[i] : m) * speed2, q[i], sqrtf(speed2), x[i],
+                         x[i]};
+      });
+  s.meanDensityError = f.densityError / n;
+  s.maxDensityError = f.maxDensityError;
+  s.kineticEnergy = f.kineticEnergy;
+  s.maxSpeed = f.maxSpeed;
+  s.boundsMin = f.lo;
+  s.boundsMax = f.hi;
   return s;
 }
 
@@ -531,9 +517,9 @@ void FluidSimulation::restoreState(const SimulationState& s) {
 
 std::size_t FluidSimulation::deviceMemoryBytes() const {
   return particles_.bytes() + grid_.bytes() + prims_.scratchBytes() + colliders_.bytes() + barriers_.bytes() +
-         keyframes_.bytes() + meshBytes() + statsScratch_.bytes() + solver_->deviceBytes() +
-         (surface_ ? surface_->bytes() : 0) + surfaceGroups_.bytes() + pressure_.bytes() +
-         wallForces_.bytes() + (probes_ ? probes_->bytes() : 0);
+         keyframes_.bytes() + meshBytes() + statsScratch_.bytes() + frameSums_.bytes() +
+         solver_->deviceBytes() + (surface_ ? surface_->bytes() : 0) + surfaceGroups_.bytes() +
+         pressure_.bytes() + wallForces_.bytes() + (probes_ ? probes_->bytes() : 0);
 }
 
 std::unique_ptr<Simulation> makeSimulation(const SceneDesc& scene) {

@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "backend/chunked_reduction.h"
 #include "colliders/mesh_sdf.h"
 #include "emitters/nozzle_emitter.h"
 #include "io/blow_up_report.h"
@@ -18,6 +19,28 @@
 #include "surface/surface_reconstructor.h"
 
 namespace eddy::EDDY_NS {
+
+// the per-frame statistics, folded in one pass over the particles (one read-back instead of ten)
+struct FrameSums {
+  double densityError, kineticEnergy;  // sums
+  Real maxDensityError, maxSpeed;
+  Vec3 lo, hi;  // bounds
+  static EDDY_HD FrameSums identity() {
+    constexpr Real big = 3.4e38f;
+    return {0, 0, -big, -big, Vec3{big, big, big}, Vec3{-big, -big, -big}};
+  }
+  // the maxima keep their first argument unless the second is larger, as the reductions before did
+  static EDDY_HD Real larger(Real a, Real b) { return a < b ? b : a; }
+  static EDDY_HD Real smaller(Real a, Real b) { return b < a ? b : a; }
+  static EDDY_HD FrameSums combine(const FrameSums& a, const FrameSums& b) {
+    return {a.densityError + b.densityError,
+            a.kineticEnergy + b.kineticEnergy,
+            larger(a.maxDensityError, b.maxDensityError),
+            larger(a.maxSpeed, b.maxSpeed),
+            Vec3{smaller(a.lo.x, b.lo.x), smaller(a.lo.y, b.lo.y), smaller(a.lo.z, b.lo.z)},
+            Vec3{larger(a.hi.x, b.hi.x), larger(a.hi.y, b.hi.y), larger(a.hi.z, b.hi.z)}};
+  }
+};
 
 class FluidSimulation final : public Simulation {
  public:
@@ -81,7 +104,9 @@ class FluidSimulation final : public Simulation {
   Buffer<ColliderData> barriers_;                 // the obstacles thinner than h, for the neighbour search
   Buffer<ColliderKeyframe> keyframes_;            // the keyframed colliders' poses, read by colliders_
   std::vector<std::unique_ptr<MeshSdf>> meshes_;  // the fields the mesh colliders read
-  Buffer<Real> statsScratch_;  // per-particle values to reduce (statistics, the adaptive substep)
+  Buffer<Real> statsScratch_;
+  ChunkedReduction<FrameSums> frameSums_;  // the statistics' one-pass reduction  // per-particle values to
+                                           // reduce (statistics, the adaptive substep)
   std::vector<NozzleEmitter> nozzles_;
   std::vector<int> nozzleEmitter_;  // scene emitter index of each nozzle
   EmittedParticles emitted_;        // reused by the nozzles every substep
