@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Compare the wall pressure of an `eddy run` of scenes/validation/buchner_wall_pressure.json with Buchner's
+(2002) measurements (shared/data/validation): impact time, first peak, plateau and mean error, in the
+units of the data (T = t sqrt(g/H), P = p / (rho g H)).
+
+    python3 scripts/buchner_compare.py RUN_DIR [--label NAME] [--curve OUT.csv]
+
+RUN_DIR holds probes.csv with columns P1.pressure and P2.pressure. Prints a Markdown table; --curve writes
+the simulated curves, resampled every 0.02 in T, for plotting beside the measurements."""
+import argparse
+import csv
+import os
+import sys
+
+H, G, RHO = 0.6, 9.81, 1000.0
+TIME_SCALE = (G / H) ** 0.5
+SHARED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "data", "validation")
+
+
+def read_experiment(sensor):
+    path = os.path.join(SHARED, "buchner-2002-dam-break-wall-pressure-%s.csv" % sensor)
+    points = []
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#") or line.startswith("T,"):
+                continue
+            t, p = line.strip().split(",")
+            points.append((float(t), float(p)))
+    return points
+
+
+def read_run(run_dir, sensor):
+    path = os.path.join(run_dir, "probes.csv")
+    curve = []
+    with open(path) as f:
+        for row in csv.DictReader(f):
+            value = row.get(sensor + ".pressure", "")
+            if value == "":
+                continue
+            curve.append((float(row["time"]) * TIME_SCALE, float(value) / (RHO * G * H)))
+    if not curve:
+        sys.exit("%s: no %s.pressure samples" % (path, sensor))
+    return curve
+
+
+def at(curve, t):
+    """linear interpolation of a (T, P) curve sorted by T"""
+    lo, hi = 0, len(curve) - 1
+    if t <= curve[0][0]:
+        return curve[0][1]
+    if t >= curve[-1][0]:
+        return curve[-1][1]
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if curve[mid][0] <= t:
+            lo = mid
+        else:
+            hi = mid
+    (t0, p0), (t1, p1) = curve[lo], curve[hi]
+    return p0 + (p1 - p0) * (t - t0) / (t1 - t0)
+
+
+def impact(curve, threshold=0.1):
+    for t, p in curve:
+        if p > threshold:
+            return t
+    return float("nan")
+
+
+def measures(curve, experiment, plateau=(3.5, 5.3)):
+    """impact time, first peak (largest P within 1 of impact), plateau mean, mean |P - P_exp| over the
+    experiment's record (its points, the simulation interpolated)"""
+    t0 = impact(curve)
+    peak = max((p for t, p in curve if t0 <= t <= t0 + 1.0), default=float("nan"))
+    window = [p for t, p in curve if plateau[0] <= t <= plateau[1]]
+    mean_plateau = sum(window) / len(window) if window else float("nan")
+    record = [(t, p) for t, p in experiment if t <= curve[-1][0]]
+    error = sum(abs(at(curve, t) - p) for t, p in record) / len(record) if record else float("nan")
+    return t0, peak, mean_plateau, error
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("run_dir")
+    parser.add_argument("--label", default=None)
+    parser.add_argument("--curve", default=None)
+    args = parser.parse_args()
+    label = args.label or os.path.basename(os.path.normpath(args.run_dir))
+    print("| %s | impact T | first peak | plateau T 3.5-5.3 | mean abs error |" % label)
+    print("|---|---:|---:|---:|---:|")
+    curves = {}
+    for sensor in ("P1", "P2"):
+        experiment = read_experiment(sensor)
+        curve = read_run(args.run_dir, sensor)
+        curves[sensor] = curve
+        e = measures(experiment, experiment)
+        s = measures(curve, experiment)
+        print("| %s experiment | %.2f | %.2f | %.2f | |" % (sensor, e[0], e[1], e[2]))
+        print("| %s eddy | %.2f | %.2f | %.2f | %.3f |" % (sensor, s[0], s[1], s[2], s[3]))
+    if args.curve:
+        end = min(c[-1][0] for c in curves.values())
+        with open(args.curve, "w") as f:
+            f.write("T,P1,P2\n")
+            t = 0.0
+            while t <= end:
+                f.write("%.2f,%.4f,%.4f\n" % (t, at(curves["P1"], t), at(curves["P2"], t)))
+                t += 0.02
+
+
+if __name__ == "__main__":
+    main()
