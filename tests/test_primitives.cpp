@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "backend/chunked_reduction.h"
 #include "backend/primitives.h"
 
 using namespace eddy;
@@ -223,4 +224,36 @@ TEST(Primitives, GatherMatchesIndexing) {
                                    << (permutation ? " permutation" : " repeats");
       }
     }
+}
+
+namespace {
+
+// ChunkedReduction: a sum, a minimum and a count folded together, against the plain loop, at sizes around
+// the chunk boundaries (one level, two, three) and twice in a row through the same buffers
+struct SumMinCount {
+  double sum;
+  Real lowest;
+  long long count;
+  static SumMinCount identity() { return {0, std::numeric_limits<Real>::max(), 0}; }
+  static SumMinCount combine(const SumMinCount& a, const SumMinCount& b) {
+    return {a.sum + b.sum, std::min(a.lowest, b.lowest), a.count + b.count};
+  }
+};
+
+}  // namespace
+
+TEST(Primitives, ChunkedReductionMatchesTheLoop) {
+  ChunkedReduction<SumMinCount> reduction;
+  const Index k = ChunkedReduction<SumMinCount>::kFan;
+  for (Index n : {Index(0), Index(1), k - 1, k, k + 1, k * k, k * k + 1, k * k * k + 7, Index(1) << 20}) {
+    std::vector<Real> v = randomReals(std::size_t(n), unsigned(n) + 11);
+    const Real* d = v.data();
+    for (int repeat = 0; repeat < 2; ++repeat) {
+      SumMinCount r = reduction.run(n, [=](Index i) { return SumMinCount{d[i], d[i], 1}; });
+      double sum = std::accumulate(v.begin(), v.end(), 0.0);
+      EXPECT_EQ(r.count, n) << n;
+      EXPECT_NEAR(r.sum, sum, 1e-9 * std::max(1.0, std::fabs(sum))) << n;
+      EXPECT_EQ(r.lowest, n ? *std::min_element(v.begin(), v.end()) : std::numeric_limits<Real>::max()) << n;
+    }
+  }
 }
