@@ -19,6 +19,9 @@ SHARED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "s
 
 def read_experiment(sensor):
     path = os.path.join(SHARED, "buchner-2002-dam-break-wall-pressure-%s.csv" % sensor)
+    if not os.path.isfile(path):
+        print("buchner_compare: %s: no such file (shared/ must lie beside the checkout)" % path, file=sys.stderr)
+        sys.exit(2)
     points = []
     with open(path) as f:
         for line in f:
@@ -31,6 +34,10 @@ def read_experiment(sensor):
 
 def read_run(run_dir, sensor):
     path = os.path.join(run_dir, "probes.csv")
+    if not os.path.isfile(path):
+        print("buchner_compare: %s: no such file (RUN_DIR must hold the probes.csv of an eddy run of "
+              "scenes/validation/buchner_wall_pressure.json)" % path, file=sys.stderr)
+        sys.exit(2)
     curve = []
     with open(path) as f:
         for row in csv.DictReader(f):
@@ -39,7 +46,9 @@ def read_run(run_dir, sensor):
                 continue
             curve.append((float(row["time"]) * TIME_SCALE, float(value) / (RHO * G * H)))
     if not curve:
-        sys.exit("%s: no %s.pressure samples" % (path, sensor))
+        print("buchner_compare: %s: no %s.pressure samples (the scene's probes are P1 and P2)" % (path, sensor),
+              file=sys.stderr)
+        sys.exit(2)
     return curve
 
 
