@@ -95,25 +95,27 @@ def main():
     parser.add_argument("--curve", default=None)
     args = parser.parse_args()
     label = args.label or os.path.basename(os.path.normpath(args.run_dir))
+    # every file read and checked before anything is printed or written
+    experiments = {sensor: read_experiment(sensor) for sensor in ("P1", "P2")}
+    curves = {sensor: read_run(args.run_dir, sensor) for sensor in ("P1", "P2")}
     print("| %s | impact T | first peak | plateau T 3.5-5.3 | mean abs error |" % label)
     print("|---|---:|---:|---:|---:|")
-    curves = {}
     for sensor in ("P1", "P2"):
-        experiment = read_experiment(sensor)
-        curve = read_run(args.run_dir, sensor)
-        curves[sensor] = curve
-        e = measures(experiment, experiment)
-        s = measures(curve, experiment)
+        e = measures(experiments[sensor], experiments[sensor])
+        s = measures(curves[sensor], experiments[sensor])
         print("| %s experiment | %.2f | %.2f | %.2f | |" % (sensor, e[0], e[1], e[2]))
         print("| %s eddy | %.2f | %.2f | %.2f | %.3f |" % (sensor, s[0], s[1], s[2], s[3]))
     if args.curve:
         end = min(c[-1][0] for c in curves.values())
-        with open(args.curve, "w") as f:
+        # written under a temporary name, then renamed: a reader never sees half a file
+        partial = args.curve + ".partial"
+        with open(partial, "w") as f:
             f.write("T,P1,P2\n")
             t = 0.0
             while t <= end:
                 f.write("%.2f,%.4f,%.4f\n" % (t, at(curves["P1"], t), at(curves["P2"], t)))
                 t += 0.02
+        os.replace(partial, args.curve)
 
 
 if __name__ == "__main__":
