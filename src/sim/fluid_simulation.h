@@ -104,9 +104,8 @@ class FluidSimulation final : public Simulation {
   Buffer<ColliderData> barriers_;                 // the obstacles thinner than h, for the neighbour search
   Buffer<ColliderKeyframe> keyframes_;            // the keyframed colliders' poses, read by colliders_
   std::vector<std::unique_ptr<MeshSdf>> meshes_;  // the fields the mesh colliders read
-  Buffer<Real> statsScratch_;
-  ChunkedReduction<FrameSums> frameSums_;  // the statistics' one-pass reduction  // per-particle values to
-                                           // reduce (statistics, the adaptive substep)
+  Buffer<Real> statsScratch_;              // per-particle values (density errors, the adaptive substep)
+  ChunkedReduction<FrameSums> frameSums_;  // the statistics' one-pass reduction
   std::vector<NozzleEmitter> nozzles_;
   std::vector<int> nozzleEmitter_;  // scene emitter index of each nozzle
   EmittedParticles emitted_;        // reused by the nozzles every substep
