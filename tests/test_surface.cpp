@@ -37,7 +37,7 @@ std::vector<Vec3> lattice(Real extent, Inside inside) {
   return out;
 }
 
-// the paper's grid (h / 3, with h = 2 spacings), kernel radius h, particle radius half a spacing
+// the paper's grid (h / 3, with h = 2 spacings), kernel radius h, particle radius 0.57 spacing
 TriangleMesh reconstruct(const std::vector<Vec3>& particles, SurfaceMethod method = SurfaceMethod::ZhuBridson,
                          int smoothing = 0) {
   SurfaceSettings s = SurfaceSettings::fromSpacing(kSpacing);
@@ -279,8 +279,8 @@ TEST_P(SurfaceMethods, SingleParticle) {
 
 // Measured (ball of radius 20 spacings; the flat offset in spacings; volume and area against the sphere
 // predicted from it, and from the centres' smoothing on the curve for Yu-Turk: 0.112 spacings more here):
-//   zhu-bridson      flat -0.107, within 0.002; volume +0.85 %, area +1.89 % (the lattice's terraces)
-//   zhu-bridson, 10  Taubin iterations: flat within 0.014; volume +0.92 %, area +1.53 %
+//   zhu-bridson      flat -0.001, within 0.001; volume +0.87 %, area +1.92 % (the lattice's terraces)
+//   zhu-bridson, 10  Taubin iterations: flat within 0.001; volume +0.92 %, area +1.52 %
 //   yu-turk          flat -0.812, within 0.003; volume -0.56 %, area +1.75 %
 //   sph-density      flat -0.009, within 0.008; volume -0.22 %, area +0.95 %
 INSTANTIATE_TEST_SUITE_P(

@@ -36,7 +36,9 @@ SurfaceSettings SurfaceSettings::fromSpacing(Real spacing, Real cellInSpacings, 
   SurfaceSettings s;
   s.cell = cellInSpacings * spacing;
   s.kernelRadius = radiusInSpacings * spacing;
-  s.particleRadius = Real(0.5) * spacing;
+  // Zhu–Bridson's r: 0.57 spacing puts a flat layer's surface on the plane the layer fills (measured
+  // -0.001 spacing; half a spacing gave -0.107), so a body's mesh encloses N spacing^3
+  s.particleRadius = Real(0.57) * spacing;
   s.particleVolume = spacing * spacing * spacing;
   return s;
 }
