@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine over a carried build (.carry/: bin/eddy, bin/eddy_gpu_tests, lib/ with oneTBB):
 # the GPU tests (EDDY_GPU_FILTER, default the surface ones), `eddy bench --surface` at 1M, 4M and 13.35M
-# particles (the dam break settled, and its column before the fall), and the cost of `eddy run --surface` on the dam break at 1M particles (profile.json of a run with and without).
+# particles (the dam break settled, and its column before the fall), and the cost of `eddy run --surface`
+# on the dam break at 1M particles (profile.json of a run with and without).
 # Results land in $OUT (or ./gpu-results).
 source "$(dirname "$0")/gpu_env.sh"
 export EDDY_SOURCE_DIR="$PWD"
