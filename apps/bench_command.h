@@ -31,6 +31,7 @@ struct BenchOptions {
   // --render: time drawing the particles instead (apps/bench_render.h), at --render-size
   bool render = false;
   std::string renderSize = "1920x1080";
+  std::string renderMode = "particles";  // particles or ssfr
 };
 
 // registers the subcommand; the options land in opts when it is parsed

@@ -14,6 +14,7 @@
 #include "render/camera.h"
 #include "render/gl_context.h"
 #include "render/particle_renderer.h"
+#include "render/screen_space_fluid_renderer.h"
 #endif
 
 namespace eddy::app {
@@ -37,13 +38,17 @@ int benchRender(const BenchOptions& o, const SceneDesc& base, double volume, Bac
     throw InputError("bench: --render-size '" + o.renderSize +
                      "': expected WIDTHxHEIGHT, for example 1920x1080");
   render::HeadlessGl gl;
-  render::ParticleRenderer renderer(width, height);
+  const bool ssfr = o.renderMode == "ssfr";
+  std::unique_ptr<render::ParticleRenderer> spheres;
+  std::unique_ptr<render::ScreenSpaceFluidRenderer> fluid;
+  if (ssfr)
+    fluid = std::make_unique<render::ScreenSpaceFluidRenderer>(width, height);
+  else
+    spheres = std::make_unique<render::ParticleRenderer>(width, height);
   std::printf(
-      "eddy bench --render: particles (spheres coloured by speed) at %dx%d, %s (EGL %s); the dam break after "
-      "%d "
-      "frames on %s; median of %d\n",
-      width, height, gl.renderer().c_str(), gl.platform().c_str(), o.settleFrames, backendName(backend),
-      o.surfaceRepeats);
+      "eddy bench --render: %s at %dx%d, %s (EGL %s); the dam break after %d frames on %s; median of %d\n",
+      ssfr ? "screen-space fluid (4 passes)" : "particles (spheres coloured by speed)", width, height,
+      gl.renderer().c_str(), gl.platform().c_str(), o.settleFrames, backendName(backend), o.surfaceRepeats);
   std::printf("%12s %12s %12s\n", "particles", "draw ms", "wall ms");
   bool skipped = false;
   for (long long n : o.particles) {
@@ -66,14 +71,23 @@ int benchRender(const BenchOptions& o, const SceneDesc& base, double volume, Bac
     const float radius = 0.5f * scene.fluid.spacing;
     const render::Camera camera = render::Camera::framing(host.position, radius);
     const render::ParticleStyle style{radius, std::max(fastest, 1e-6f)};
-    renderer.render(host.position, speeds, camera, style);  // warm-up
+    render::FluidStyle fluidStyle;
+    fluidStyle.radius = radius;
+    auto draw1 = [&] {
+      if (ssfr) {
+        fluid->render(host.position, camera, fluidStyle);
+        return fluid->drawMilliseconds();
+      }
+      spheres->render(host.position, speeds, camera, style);
+      return spheres->drawMilliseconds();
+    };
+    draw1();  // warm-up
     std::vector<double> draw, wall;
     for (int k = 0; k < o.surfaceRepeats; ++k) {
       const auto t0 = std::chrono::steady_clock::now();
-      renderer.render(host.position, speeds, camera, style);
+      draw.push_back(draw1());
       wall.push_back(
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-      draw.push_back(renderer.drawMilliseconds());
     }
     std::printf("%12zu %12.3f %12.3f\n", host.size(), median(draw), median(wall));
     std::fflush(stdout);

@@ -25,6 +25,7 @@
 #include "render/color_bar.h"
 #include "render/gl_context.h"
 #include "render/particle_renderer.h"
+#include "render/screen_space_fluid_renderer.h"
 #include "render/surface_renderer.h"
 #endif
 
@@ -152,9 +153,10 @@ CLI::App* addRenderCommand(CLI::App& app, RenderOptions& o) {
   sub->add_option("--out", o.out, "Folder for frame_NNNNNN.png (default: INPUT/render).")->type_name("DIR");
   sub->add_option(
          "--mode", o.mode,
-         "What to draw: particles (spheres coloured by speed) or surface (the surface_NNNNNN meshes of "
-         "`eddy run --surface` or `eddy surface`, shaded as water).")
-      ->check(CLI::IsMember({"particles", "surface"}));
+         "What to draw: particles (spheres coloured by speed), ssfr (screen-space fluid: the particles as "
+         "one smooth body of water, no mesh needed) or surface (the surface_NNNNNN meshes of `eddy run "
+         "--surface` or `eddy surface`, shaded as water).")
+      ->check(CLI::IsMember({"particles", "ssfr", "surface"}));
   sub->add_option("--size", o.size, "Image size in pixels (default 1280x720).")->type_name("WxH");
   sub->add_option("--camera", o.camera, "Camera position (default: framing every frame's particles).")
       ->delimiter(',')
@@ -220,8 +222,12 @@ int renderCommand(const RenderOptions& o) {
   render::HeadlessGl gl;
   std::unique_ptr<render::ParticleRenderer> particleRenderer;
   std::unique_ptr<render::SurfaceRenderer> surfaceRenderer;
+  std::unique_ptr<render::ScreenSpaceFluidRenderer> fluidRenderer;
+  const bool ssfr = o.mode == "ssfr";
   if (surfaces)
     surfaceRenderer = std::make_unique<render::SurfaceRenderer>(width, height);
+  else if (ssfr)
+    fluidRenderer = std::make_unique<render::ScreenSpaceFluidRenderer>(width, height);
   else
     particleRenderer = std::make_unique<render::ParticleRenderer>(width, height);
   // the camera frames every frame: the corners of their common box
@@ -249,7 +255,8 @@ int renderCommand(const RenderOptions& o) {
   if (!o.quiet) {
     std::printf("eddy render: %zu frame(s) of %s, %dx%d, %s (EGL %s)", frames.size(), o.mode.c_str(), width,
                 height, gl.renderer().c_str(), gl.platform().c_str());
-    if (!surfaces) std::printf(", speed %.3g m/s at the top of the colour map", double(style.valueTop));
+    if (!surfaces && !ssfr)
+      std::printf(", speed %.3g m/s at the top of the colour map", double(style.valueTop));
     std::printf("\n");
   }
   std::unique_ptr<VideoWriter> video;
@@ -275,6 +282,10 @@ int renderCommand(const RenderOptions& o) {
     render::Image image;
     if (surfaces) {
       image = surfaceRenderer->render(mesh, camera);
+    } else if (ssfr) {
+      render::FluidStyle fluid;
+      fluid.radius = float(radius);
+      image = fluidRenderer->render(particles.position, camera, fluid);
     } else {
       std::vector<float> speeds(particles.velocity.size());
       for (std::size_t k = 0; k < speeds.size(); ++k) speeds[k] = length(particles.velocity[k]);

@@ -1,5 +1,5 @@
 // What a rendered picture must show, shared by the CPU (llvmpipe) and GPU render tests: a standing column of
-// particles, the pixels they project to, and the background test.
+// particles, the pixels they project to, the background test, and how bumpy the water's inside is.
 #pragma once
 
 #include <eddy/vec3.h>
@@ -69,6 +69,33 @@ inline double silhouetteIoU(const Image& image, const std::vector<char>& expecte
     }
   if (drawn) *drawn = any;
   return either ? double(both) / double(either) : 0;
+}
+
+// how bumpy a picture is inside the water: the mean difference in brightness between neighbouring pixels,
+// over the pixels whose whole 7 x 7 neighbourhood lies in the projected silhouette
+inline double roughnessInside(const Image& image, const std::vector<char>& mask) {
+  double sum = 0;
+  std::size_t count = 0;
+  auto inside = [&](int x, int y) {
+    for (int j = -3; j <= 3; ++j)
+      for (int i = -3; i <= 3; ++i) {
+        const int u = x + i, v = y + j;
+        if (u < 0 || v < 0 || u >= kWidth || v >= kHeight || !mask[std::size_t(v) * kWidth + u]) return false;
+      }
+    return true;
+  };
+  auto brightness = [&](int x, int y) {
+    const std::uint8_t* p = image.at(x, y);
+    return double(p[0]) + double(p[1]) + double(p[2]);
+  };
+  for (int y = 0; y < kHeight - 1; ++y)
+    for (int x = 0; x < kWidth - 1; ++x)
+      if (inside(x, y)) {
+        sum += std::fabs(brightness(x + 1, y) - brightness(x, y)) +
+               std::fabs(brightness(x, y + 1) - brightness(x, y));
+        count += 2;
+      }
+  return count ? sum / double(count) : 0;
 }
 
 }  // namespace eddy::render::checks

@@ -21,6 +21,7 @@
 #include "render/gl_context.h"
 #include "render/image.h"
 #include "render/particle_renderer.h"
+#include "render/screen_space_fluid_renderer.h"
 #include "render/surface_renderer.h"
 #include "render_checks.h"
 #endif
@@ -198,6 +199,42 @@ TEST_F(Render, SurfaceIsShadedAsWater) {
   EXPECT_GT(rim[0], centre[0] + 40);  // Fresnel about 0.27 at 0.97 of the radius
 }
 
+// screen-space fluid: the water's outline is the particles' silhouette, the inside is tinted by what the
+// light crosses, and the smoothed depth makes one smooth body of the particles' bumps
+TEST_F(Render, ScreenSpaceFluidIsOneBodyOfWater) {
+  const std::vector<Vec3> points = column();
+  const float radius = kSpacing / 2;
+  const Camera camera = Camera::framing(points, radius);
+  ScreenSpaceFluidRenderer renderer(kWidth, kHeight);
+  FluidStyle style;
+  style.radius = radius;
+  const Image image = renderer.render(points, camera, style);
+  const std::vector<char> expected = analyticMask(points, camera, radius);
+  std::size_t drawn = 0;
+  const double iou = silhouetteIoU(image, expected, &drawn);
+  EXPECT_GE(iou, 0.9);
+  EXPECT_TRUE(isBackground(image, 0, 0));
+  EXPECT_TRUE(isBackground(image, kWidth - 1, kHeight - 1));
+  // looking through the middle of the column (0.16-0.3 m of water): red absorbed, blue kept
+  float px, py, depth;
+  camera.project(Vec3{0.1f, 0.15f, 0.08f}, kWidth, kHeight, px, py, depth);
+  const std::uint8_t* middle = image.at(int(px), int(py));
+  EXPECT_GT(middle[2], middle[0] + 50);
+  // the smoothing at work: bumpier without it, and far bumpier as shaded spheres
+  FluidStyle raw = style;
+  raw.smoothingIterations = 0;
+  const double smooth = roughnessInside(image, expected),
+               unsmoothed = roughnessInside(renderer.render(points, camera, raw), expected);
+  ParticleRenderer spheres(kWidth, kHeight);
+  const double beads = roughnessInside(spheres.render(points, {}, camera, {radius, 1}), expected);
+  std::printf(
+      "  %zu particles: IoU %.4f, %zu pixels drawn; middle %d %d %d; roughness inside (brightness steps "
+      "between neighbours): %.2f smoothed, %.2f unsmoothed, %.2f as spheres\n",
+      points.size(), iou, drawn, middle[0], middle[1], middle[2], smooth, unsmoothed, beads);
+  EXPECT_LT(smooth, 0.7 * unsmoothed);
+  EXPECT_LT(smooth, 0.25 * beads);
+}
+
 // `eddy render` over a run's frames: one PNG per frame; bad flags exit 2 and write nothing
 TEST_F(Render, CommandDrawsEachFrame) {
   namespace fs = std::filesystem;
@@ -214,12 +251,14 @@ TEST_F(Render, CommandDrawsEachFrame) {
       eddy("run '" + std::string(EDDY_SOURCE_DIR) +
            "/scenes/dam_break.json' --frames 2 --set fluid.spacing=0.05 --backend cpu --quiet --out run"),
       0);
-  EXPECT_EQ(eddy("render run --mode ssfr"), 2);
+  EXPECT_EQ(eddy("render run --mode sprites"), 2);
   EXPECT_EQ(eddy("render run --mode surface"), 2);  // surfaces asked for, but this run wrote none
   EXPECT_EQ(eddy("render run --size 0x10"), 2);
   EXPECT_EQ(eddy("render run --size wide"), 2);
   EXPECT_EQ(eddy("render run --video movie.avi"), 2);
   EXPECT_FALSE(fs::exists(dir / "run" / "render"));
+  ASSERT_EQ(eddy("render run --size 160x120 --quiet --mode ssfr --out fluid"), 0);
+  EXPECT_TRUE(fs::exists(dir / "fluid" / "frame_000002.png"));
   ASSERT_EQ(eddy("render run --size 160x120 --quiet"), 0);
   for (const char* name : {"frame_000000.png", "frame_000001.png", "frame_000002.png"}) {
     std::ifstream in(dir / "run" / "render" / name, std::ios::binary);

@@ -38,10 +38,14 @@ OffscreenTarget::~OffscreenTarget() {
   glDeleteFramebuffers(1, &framebuffer_);
 }
 
-void OffscreenTarget::begin(Rgb background) {
-  glBeginQuery(GL_TIME_ELAPSED, timer_);
+void OffscreenTarget::bind() {
   glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_);
   glViewport(0, 0, width_, height_);
+}
+
+void OffscreenTarget::begin(Rgb background) {
+  glBeginQuery(GL_TIME_ELAPSED, timer_);
+  bind();
   glClearColor(background.r, background.g, background.b, 1);
   glClearDepth(1);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);

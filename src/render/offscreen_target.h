@@ -25,6 +25,8 @@ class OffscreenTarget {
   int height() const { return height_; }
   // binds the framebuffer, clears it to the background, turns the depth test on and starts the timer
   void begin(Rgb background);
+  // binds the framebuffer and its viewport again (after drawing into other framebuffers since begin)
+  void bind();
   // stops the timer and reads the picture back; `what` names the drawing in a GL error's message
   Image finish(const char* what);
   // the GPU's time between begin and finish (a GL timer query), without uploads and the read-back

@@ -6,50 +6,13 @@
 
 #include "render/gl.h"
 #include "render/gl_program.h"
+#include "render/sphere_sprites.h"
 
 namespace eddy::render {
 
 namespace {
 
-// One point per particle, sized and placed to cover the sphere's projected silhouette exactly: on each
-// screen axis the two tangents from the eye to the sphere give the silhouette's extent. The point's depth
-// is the sphere's nearest point, so the fragment shader's ray-cast depth only grows from it.
-const char* kVertex = R"(#version 430 core
-layout(std430, binding = 0) readonly buffer Positions { float position[]; };
-layout(std430, binding = 1) readonly buffer Values { float value[]; };
-uniform mat4 view;
-uniform mat4 projection;
-uniform vec2 viewport;
-uniform float radius;
-uniform float valueTop;
-uniform int hasValues;
-flat out vec3 centre; // view-space sphere centre
-flat out float t;     // the colour map's parameter
-// the tangent slopes (coordinate / depth) of a circle at (c, depth) seen from the origin
-vec2 tangents(float c, float depth) {
-  float d2 = depth * depth - radius * radius;
-  float root = radius * sqrt(max(c * c + d2, 0.0));
-  return vec2(c * depth - root, c * depth + root) / d2;
-}
-void main() {
-  int i = gl_VertexID;
-  vec3 x = vec3(position[3 * i], position[3 * i + 1], position[3 * i + 2]);
-  centre = (view * vec4(x, 1)).xyz;
-  t = hasValues != 0 ? clamp(value[i] / valueTop, 0.0, 1.0) : 0.0;
-  float depth = -centre.z;
-  if (depth <= radius * 1.001) {  // the eye inside or behind the sphere: not drawn
-    gl_Position = vec4(2, 2, 2, 1);
-    gl_PointSize = 0.0;
-    return;
-  }
-  vec2 sx = tangents(centre.x, depth) * projection[0][0], sy = tangents(centre.y, depth) * projection[1][1];
-  vec4 front = projection * vec4(centre * (1.0 - radius / length(centre)), 1);
-  gl_Position = vec4(0.5 * (sx.x + sx.y), 0.5 * (sy.x + sy.y), front.z / front.w, 1);
-  gl_PointSize = max((sx.y - sx.x) * viewport.x, (sy.y - sy.x) * viewport.y) * 0.5 + 2.0;
-}
-)";
-
-const char* kFragment = R"(#version 430 core
+const std::string kFragment = std::string(R"(#version 430 core
 uniform mat4 projection;
 uniform vec2 viewport;
 uniform float radius;
@@ -61,17 +24,13 @@ out vec4 color;
 // every hit lies behind the sphere's nearest point, the point's own depth: the depth only grows, so the GPU
 // may still reject hidden fragments before running this shader
 layout(depth_greater) out float gl_FragDepth;
+)") + kSphereRayCast + R"(
 void main() {
-  // the ray from the eye (the view-space origin) through this pixel, intersected with the sphere
-  vec2 ndc = gl_FragCoord.xy / viewport * 2.0 - 1.0;
-  vec3 dir = normalize(vec3(ndc.x / projection[0][0], ndc.y / projection[1][1], -1.0));
-  float b = dot(dir, centre);
-  float disc = b * b - dot(centre, centre) + radius * radius;
-  if (disc < 0.0) discard;
-  vec3 hit = dir * (b - sqrt(disc));
+  vec3 hit, dir;
+  float chord;
+  if (!castOntoSphere(centre, hit, dir, chord)) discard;
   vec3 n = (hit - centre) / radius;
-  vec4 clip = projection * vec4(hit, 1);
-  gl_FragDepth = clip.z / clip.w * 0.5 + 0.5;
+  gl_FragDepth = windowDepth(hit);
   // a headlight: full colour where the surface faces the camera
   float shade = 0.35 + 0.65 * max(dot(n, -dir), 0.0);
   color = vec4(mix(colorLow, colorHigh, t) * shade, 1);
@@ -81,7 +40,7 @@ void main() {
 }  // namespace
 
 struct ParticleRenderer::Gl {
-  GlProgram program{"particles", kVertex, kFragment};
+  GlProgram program{"particles", kSphereSpriteVertex, kFragment};
   GLuint vertexArray = 0, buffers[2] = {0, 0};
   Gl() {
     glGenVertexArrays(1, &vertexArray);

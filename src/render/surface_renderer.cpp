@@ -2,10 +2,12 @@
 
 #include <eddy/error.h>
 
+#include <string>
 #include <vector>
 
 #include "render/gl.h"
 #include "render/gl_program.h"
+#include "render/water_shading.h"
 
 namespace eddy::render {
 
@@ -25,7 +27,7 @@ void main() {
 }
 )";
 
-const char* kFragment = R"(#version 430 core
+const std::string kFragment = std::string(R"(#version 430 core
 uniform vec3 eye;
 uniform vec3 sun;
 uniform vec3 background;
@@ -34,23 +36,11 @@ uniform float depth;
 in vec3 worldPosition;
 in vec3 worldNormal;
 out vec4 color;
-// a sky brighter at the horizon than at the zenith, darker below
-vec3 sky(vec3 d) {
-  float up = d.y;
-  return up > 0.0 ? mix(vec3(0.85, 0.90, 0.95), vec3(0.35, 0.55, 0.85), up)
-                  : mix(vec3(0.85, 0.90, 0.95), vec3(0.35, 0.33, 0.30), min(-up * 3.0, 1.0));
-}
+)") + kWaterShading + R"(
 void main() {
   vec3 v = normalize(eye - worldPosition);
-  vec3 n = normalize(worldNormal);
-  if (dot(n, v) < 0.0) n = -n;  // the inside of a surface seen through a hole
-  float cosTheta = clamp(dot(n, v), 0.0, 1.0);
-  float fresnel = 0.02 + 0.98 * pow(1.0 - cosTheta, 5.0);
-  vec3 reflected = sky(reflect(-v, n));
   vec3 transmitted = background * exp(-absorption * depth);
-  vec3 h = normalize(normalize(sun) + v);
-  float specular = pow(max(dot(n, h), 0.0), 300.0) * 2.0;
-  color = vec4(mix(transmitted, reflected, fresnel) + vec3(specular), 1);
+  color = vec4(shadeWater(normalize(worldNormal), v, transmitted, sun), 1);
 }
 )";
 

@@ -1,0 +1,58 @@
+// Screen-space fluid rendering: the liquid drawn straight from its particles, with no mesh, as one smooth
+// body of water. Four passes on the GPU:
+//   1. depth: each particle a ray-cast sphere; the nearest sphere's view-space depth per pixel;
+//   2. thickness: every sphere's chord along the pixel's ray, added up (no depth test);
+//   3. smoothing: a separable bilateral filter over the depth, as wide as a few projected particle radii,
+//      that leaves depths further apart than a couple of radii alone (so the water's outline and layers
+//      in front of each other keep their edges) and never fills pixels without water; a plain one over
+//      the thickness;
+//   4. shading: normals from the smoothed depth (the smaller of the one-sided differences, so no normal
+//      bends across an edge), then the water shading of render/water_shading.h, with the background
+//      seen through the water attenuated by Beer-Lambert absorption over the thickness.
+// The water's outline is the particles' own silhouette.
+//
+// Reference: W. J. van der Laan, S. Green, M. Sainz, "Screen space fluid rendering with curvature flow",
+// I3D 2009 (depth and thickness passes, smoothed depth, normals from it, Fresnel and absorption shading);
+// the bilateral filter stands in for their curvature flow, as in S. Green, "Screen space fluid rendering
+// for games", GDC 2010.
+#pragma once
+
+#include <eddy/vec3.h>
+
+#include <memory>
+#include <vector>
+
+#include "render/camera.h"
+#include "render/image.h"
+#include "render/offscreen_target.h"
+
+namespace eddy::render {
+
+struct FluidStyle {
+  float radius = 0.01f;                 // particle radius, m
+  int smoothingIterations = 2;          // separable bilateral passes over the depth (0: none)
+  float smoothingWidth = 2;             // the filter's sigma, in projected particle radii
+  Rgb absorption{4.0f, 1.1f, 0.7f};     // Beer-Lambert coefficients per metre of water, red first
+  Vec3 sun{0.3f, 0.9f, 0.35f};          // direction towards the sun
+};
+
+class ScreenSpaceFluidRenderer {
+ public:
+  // needs a current OpenGL 4.3 context (HeadlessGl); throws InputError for a size beyond the GL's limit
+  ScreenSpaceFluidRenderer(int width, int height);
+  ~ScreenSpaceFluidRenderer();
+  ScreenSpaceFluidRenderer(const ScreenSpaceFluidRenderer&) = delete;
+  ScreenSpaceFluidRenderer& operator=(const ScreenSpaceFluidRenderer&) = delete;
+
+  Image render(const std::vector<Vec3>& positions, const Camera& camera, const FluidStyle& style);
+  // the GPU's time for all four passes of the last render (a GL timer query), without the particles'
+  // upload and the image's read-back
+  double drawMilliseconds() const { return target_.drawMilliseconds(); }
+
+ private:
+  struct Gl;
+  OffscreenTarget target_;
+  std::unique_ptr<Gl> gl_;
+};
+
+}  // namespace eddy::render
