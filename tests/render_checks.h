@@ -98,4 +98,12 @@ inline double roughnessInside(const Image& image, const std::vector<char>& mask)
   return count ? sum / double(count) : 0;
 }
 
+// the mean difference between two pictures of the same size, per channel, in 8-bit steps
+inline double meanDifference(const Image& a, const Image& b) {
+  if (a.width != b.width || a.height != b.height) return 255;
+  double sum = 0;
+  for (std::size_t i = 0; i < a.rgb.size(); ++i) sum += std::abs(int(a.rgb[i]) - int(b.rgb[i]));
+  return a.rgb.empty() ? 0 : sum / double(a.rgb.size());
+}
+
 }  // namespace eddy::render::checks

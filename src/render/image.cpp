@@ -48,4 +48,21 @@ std::string encodePng(const Image& image) {
 
 void writePng(const std::string& path, const Image& image) { writeFileAtomic(path, encodePng(image)); }
 
+Image readPng(const std::string& path) {
+  png_image png{};
+  png.version = PNG_IMAGE_VERSION;
+  if (!png_image_begin_read_from_file(&png, path.c_str()))
+    throw InputError("'" + path + "': cannot be read as a PNG image (" + png.message + ")");
+  png.format = PNG_FORMAT_RGB;
+  Image image;
+  image.width = int(png.width), image.height = int(png.height);
+  image.rgb.resize(PNG_IMAGE_SIZE(png));
+  if (!png_image_finish_read(&png, nullptr, image.rgb.data(), 0, nullptr)) {
+    const std::string why = png.message;
+    png_image_free(&png);
+    throw InputError("'" + path + "': cannot be read as a PNG image (" + why + ")");
+  }
+  return image;
+}
+
 }  // namespace eddy::render

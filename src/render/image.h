@@ -1,4 +1,4 @@
-// An 8-bit RGB image, rows from the top, and its PNG encoding (libpng), written atomically.
+// An 8-bit RGB image, rows from the top, and its PNG encoding (libpng), written atomically and read back.
 #pragma once
 
 #include <cstdint>
@@ -17,5 +17,8 @@ struct Image {
 std::string encodePng(const Image& image);
 // encodes and writes through a temporary file, so a reader never sees half an image
 void writePng(const std::string& path, const Image& image);
+// any PNG (grey, palette, alpha and 16-bit ones converted to 8-bit RGB); InputError naming the file and
+// libpng's reason where it cannot be read
+Image readPng(const std::string& path);
 
 }  // namespace eddy::render

@@ -10,11 +10,12 @@ namespace eddy::render {
 
 // pasted after a fragment shader's version line
 inline constexpr const char* kWaterShading = R"(
-// a sky brighter at the horizon than at the zenith, darker below
+// a sky brighter at the horizon than at the zenith; below it a light grey floor, so that drops whose
+// normals point down do not flash dark against the light background
 vec3 sky(vec3 d) {
   float up = d.y;
   return up > 0.0 ? mix(vec3(0.85, 0.90, 0.95), vec3(0.35, 0.55, 0.85), up)
-                  : mix(vec3(0.85, 0.90, 0.95), vec3(0.35, 0.33, 0.30), min(-up * 3.0, 1.0));
+                  : mix(vec3(0.85, 0.90, 0.95), vec3(0.62, 0.61, 0.59), min(-up * 3.0, 1.0));
 }
 // n: the surface normal, v: towards the eye (both unit), transmitted: what comes through the water
 vec3 shadeWater(vec3 n, vec3 v, vec3 transmitted, vec3 sun) {
