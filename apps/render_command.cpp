@@ -155,10 +155,11 @@ CLI::App* addRenderCommand(CLI::App& app, RenderOptions& o) {
          "--mode", o.mode,
          "What to draw: particles (spheres coloured by speed), ssfr (screen-space fluid: the particles as "
          "one smooth body of water, no mesh needed) or surface (the surface_NNNNNN meshes of `eddy run "
-         "--surface` or `eddy surface`, shaded as water).")
+         "--surface` or `eddy surface`, shaded as water). Default: the scene's render.mode, else particles.")
       ->check(CLI::IsMember({"particles", "ssfr", "surface"}));
   sub->add_option("--size", o.size, "Image size in pixels (default 1280x720).")->type_name("WxH");
-  sub->add_option("--camera", o.camera, "Camera position (default: framing every frame's particles).")
+  sub->add_option("--camera", o.camera,
+                  "Camera position (default: the scene's render.camera, else framing every frame's particles).")
       ->delimiter(',')
       ->expected(3)
       ->type_name("X,Y,Z");
@@ -167,9 +168,17 @@ CLI::App* addRenderCommand(CLI::App& app, RenderOptions& o) {
       ->delimiter(',')
       ->expected(3)
       ->type_name("X,Y,Z");
-  sub->add_option("--fov", o.fov, "Vertical field of view in degrees (default 40).")
+  sub->add_option("--fov", o.fov, "Vertical field of view in degrees (default: the scene's render.fov, 40).")
       ->check(CLI::Range(1.0, 170.0))
       ->type_name("DEG");
+  sub->add_option("--environment", o.environment,
+                  "An equirectangular PNG the water reflects (ssfr and surface) instead of the procedural sky "
+                  "(default: the scene's render.environment).")
+      ->type_name("FILE.png");
+  sub->add_option("--set", o.sets,
+                  "Override a key of the run's scene.json before drawing, e.g. --set render.fov=30 "
+                  "(repeatable).")
+      ->type_name("KEY=VALUE");
   sub->add_option("--radius", o.radius, "Particle radius in m (default: half the run's fluid.spacing).")
       ->check(CLI::PositiveNumber)
       ->type_name("M");
@@ -199,7 +208,25 @@ int renderCommand(const RenderOptions& o) {
   };
   int width = 0, height = 0;
   parseSize(o.size, width, height);
-  const bool surfaces = o.mode == "surface";
+  // the run's scene says how to draw it; the flags say otherwise
+  const fs::path sceneFile = sceneOfRun(o.input);
+  if (sceneFile.empty() && !o.sets.empty())
+    throw InputError("render: --set needs the run's scene.json beside '" + o.input + "'");
+  SceneDesc scene;
+  if (!sceneFile.empty()) scene = loadScene(sceneFile.string(), o.sets);
+  RenderDesc look = scene.render;
+  if (!o.mode.empty()) look.mode = o.mode;
+  if (o.fov > 0) look.fov = Real(o.fov);
+  if (!o.environment.empty()) look.environment = o.environment;
+  render::Image environment;
+  if (!look.environment.empty()) {
+    try {
+      environment = render::readPng(look.environment);
+    } catch (const InputError& e) {
+      throw InputError(std::string("render: the environment image: ") + e.what());
+    }
+  }
+  const bool surfaces = look.mode == "surface";
   if (!o.video.empty() && fs::path(o.video).extension() != ".mp4")
     throw InputError("render: --video '" + o.video + "': the file must end in .mp4");
   const std::vector<Frame> frames = listFrames(o.input, surfaces);
@@ -223,28 +250,43 @@ int renderCommand(const RenderOptions& o) {
   std::unique_ptr<render::ParticleRenderer> particleRenderer;
   std::unique_ptr<render::SurfaceRenderer> surfaceRenderer;
   std::unique_ptr<render::ScreenSpaceFluidRenderer> fluidRenderer;
-  const bool ssfr = o.mode == "ssfr";
-  if (surfaces)
+  const bool ssfr = look.mode == "ssfr";
+  if (surfaces) {
     surfaceRenderer = std::make_unique<render::SurfaceRenderer>(width, height);
-  else if (ssfr)
+    surfaceRenderer->setEnvironment(environment);
+  } else if (ssfr) {
     fluidRenderer = std::make_unique<render::ScreenSpaceFluidRenderer>(width, height);
-  else
+    fluidRenderer->setEnvironment(environment);
+  } else
     particleRenderer = std::make_unique<render::ParticleRenderer>(width, height);
   // the camera frames every frame: the corners of their common box
   std::vector<Vec3> corners;
   for (int c = 0; c < 8; ++c)
     corners.push_back({c & 1 ? hi.x : lo.x, c & 2 ? hi.y : lo.y, c & 4 ? hi.z : lo.z});
   render::Camera camera = render::Camera::framing(corners, float(radius));
-  camera.fovY = float(o.fov);
+  camera.fovY = float(look.fov);
+  if (!look.frame) camera.position = look.camera, camera.target = look.target;
   if (!o.target.empty()) camera.target = vec3Of(o.target, "--target");
   if (!o.camera.empty()) camera.position = vec3Of(o.camera, "--camera");
-  if (!o.camera.empty() || !o.target.empty()) {
+  if (length(camera.position - camera.target) == 0)
+    throw InputError("render: the camera stands on its target (" + std::to_string(camera.target.x) + ", " +
+                     std::to_string(camera.target.y) + ", " + std::to_string(camera.target.z) + ")");
+  if (!look.frame || !o.camera.empty() || !o.target.empty()) {
     // no clipping of what the user aims at
     camera.near = 1e-3f * length(hi - lo);
     camera.far = 1000;
   }
+  auto rgb = [](Vec3 c) { return render::Rgb{c.x, c.y, c.z}; };
   const render::ParticleStyle style{float(radius),
-                                    float(o.speedTop > 0 ? o.speedTop : std::max(fastest, 1e-6))};
+                                    float(o.speedTop > 0 ? o.speedTop : std::max(fastest, 1e-6)),
+                                    rgb(look.colorLow), rgb(look.colorHigh)};
+  render::FluidStyle fluid;
+  fluid.radius = float(radius);
+  fluid.absorption = rgb(look.absorption);
+  fluid.sun = look.sun;
+  render::WaterStyle water;
+  water.absorption = rgb(look.absorption);
+  water.sun = look.sun;
 
   const std::string out = o.out.empty() ? (fs::path(o.input) / "render").string() : o.out;
   std::error_code ec;
@@ -253,7 +295,7 @@ int renderCommand(const RenderOptions& o) {
     throw InputError("render: --out '" + out + "' cannot be created as a folder" +
                      (ec ? ": " + ec.message() : ""));
   if (!o.quiet) {
-    std::printf("eddy render: %zu frame(s) of %s, %dx%d, %s (EGL %s)", frames.size(), o.mode.c_str(), width,
+    std::printf("eddy render: %zu frame(s) of %s, %dx%d, %s (EGL %s)", frames.size(), look.mode.c_str(), width,
                 height, gl.renderer().c_str(), gl.platform().c_str());
     if (!surfaces && !ssfr)
       std::printf(", speed %.3g m/s at the top of the colour map", double(style.valueTop));
@@ -261,10 +303,7 @@ int renderCommand(const RenderOptions& o) {
   }
   std::unique_ptr<VideoWriter> video;
   if (!o.video.empty() && ffmpegInstalled()) {
-    const fs::path scene = sceneOfRun(o.input);
-    const double fps = o.fps > 0       ? o.fps
-                       : scene.empty() ? 60.0
-                                       : double(loadScene(scene.string(), {}).time.fps);
+    const double fps = o.fps > 0 ? o.fps : sceneFile.empty() ? 60.0 : double(scene.time.fps);
     video = std::make_unique<VideoWriter>(o.video, width, height, fps);
   } else if (!o.video.empty()) {
     std::printf("eddy render: no ffmpeg on this machine, so no %s (PNGs only; install ffmpeg for videos)\n",
@@ -281,10 +320,8 @@ int renderCommand(const RenderOptions& o) {
     t0 = Clock::now();
     render::Image image;
     if (surfaces) {
-      image = surfaceRenderer->render(mesh, camera);
+      image = surfaceRenderer->render(mesh, camera, water);
     } else if (ssfr) {
-      render::FluidStyle fluid;
-      fluid.radius = float(radius);
       image = fluidRenderer->render(particles.position, camera, fluid);
     } else {
       std::vector<float> speeds(particles.velocity.size());
@@ -292,7 +329,7 @@ int renderCommand(const RenderOptions& o) {
       image = particleRenderer->render(particles.position, speeds, camera, style);
       // the key to the colours, where the frames carry velocities
       if (fastest > 0)
-        render::drawColorBar(image, render::kColorLow, render::kColorHigh, style.valueTop, "m/s");
+        render::drawColorBar(image, style.low, style.high, style.valueTop, "m/s");
     }
     drawMs += since(t0);
     t0 = Clock::now();

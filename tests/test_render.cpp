@@ -252,6 +252,32 @@ TEST_F(Render, ScreenSpaceFluidIsOneBodyOfWater) {
   EXPECT_LT(smooth, 0.25 * beads);
 }
 
+// an environment image replaces the sky in the reflection: in a red world the grazing rim loses its
+// green and blue (the sky's reflection is near white, the red world's has only red)
+TEST_F(Render, EnvironmentImageIsReflected) {
+  Camera camera;
+  camera.position = {0, 0, 0.6f};
+  camera.target = {0, 0, 0};
+  SurfaceRenderer renderer(kWidth, kHeight);
+  const Image sky = renderer.render(sphereMesh(0.1f), camera);
+  Image red;
+  red.width = 16, red.height = 8;
+  for (int i = 0; i < red.width * red.height; ++i) red.rgb.insert(red.rgb.end(), {230, 20, 20});
+  renderer.setEnvironment(red);
+  const Image reflected = renderer.render(sphereMesh(0.1f), camera);
+  const float f = 1 / std::tan(camera.fovY * 3.14159265f / 360) * 0.5f * kHeight;
+  const int rimX = kWidth / 2 + int(0.97f * f * 0.1f / std::sqrt(0.36f - 0.01f));
+  const std::uint8_t *before = sky.at(rimX, kHeight / 2), *after = reflected.at(rimX, kHeight / 2);
+  std::printf("  rim: %d %d %d with the sky, %d %d %d with a red environment\n", before[0], before[1],
+              before[2], after[0], after[1], after[2]);
+  EXPECT_GE(after[0], before[0]);
+  EXPECT_LT(after[1], before[1] - 40);
+  EXPECT_LT(after[2], before[2] - 40);
+  EXPECT_TRUE(isBackground(reflected, 0, 0));  // the background is not the environment
+  renderer.setEnvironment(Image{});
+  EXPECT_EQ(meanDifference(renderer.render(sphereMesh(0.1f), camera), sky), 0);
+}
+
 // One reference picture per mode: the column as the dam break starts, at 320 x 240, drawn on llvmpipe
 // (tests/data/render/). A mean difference above 1.5 steps of 255 per channel fails. Regenerating them is a
 // deliberate, reviewed commit: EDDY_WRITE_REFERENCES=1 ./build/tests/eddy_cpu_tests
@@ -304,6 +330,14 @@ TEST_F(Render, CommandDrawsEachFrame) {
            "/scenes/dam_break.json' --frames 2 --set fluid.spacing=0.05 --backend cpu --quiet --out run"),
       0);
   EXPECT_EQ(eddy("render run --mode sprites"), 2);
+  EXPECT_EQ(eddy("render run --environment missing.png"), 2);
+  EXPECT_EQ(eddy("render run --set render.fov=500"), 2);
+  EXPECT_EQ(eddy("render run --set render.zoom=2"), 2);
+  {
+    std::ifstream in(dir / "err.txt");
+    const std::string err{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    EXPECT_NE(err.find("/render/zoom"), std::string::npos) << err;
+  }
   EXPECT_EQ(eddy("render run --mode surface"), 2);  // surfaces asked for, but this run wrote none
   EXPECT_EQ(eddy("render run --size 0x10"), 2);
   EXPECT_EQ(eddy("render run --size wide"), 2);
@@ -311,6 +345,19 @@ TEST_F(Render, CommandDrawsEachFrame) {
   EXPECT_FALSE(fs::exists(dir / "run" / "render"));
   ASSERT_EQ(eddy("render run --size 160x120 --quiet --mode ssfr --out fluid"), 0);
   EXPECT_TRUE(fs::exists(dir / "fluid" / "frame_000002.png"));
+  // the scene's render section, changed with --set: the same picture as the flags give
+  ASSERT_EQ(eddy("render run --size 160x120 --quiet --set render.mode=ssfr --set render.camera=[2,1,2] "
+                 "--set render.target=[0.5,0.2,0.3] --out scene"),
+            0);
+  ASSERT_EQ(eddy("render run --size 160x120 --quiet --mode ssfr --camera 2,1,2 --target 0.5,0.2,0.3 "
+                 "--out flags"),
+            0);
+  EXPECT_EQ(meanDifference(readPng((dir / "scene" / "frame_000001.png").string()),
+                           readPng((dir / "flags" / "frame_000001.png").string())),
+            0);
+  EXPECT_GT(meanDifference(readPng((dir / "scene" / "frame_000001.png").string()),
+                           readPng((dir / "fluid" / "frame_000001.png").string())),
+            1);
   ASSERT_EQ(eddy("render run --size 160x120 --quiet"), 0);
   for (const char* name : {"frame_000000.png", "frame_000001.png", "frame_000002.png"}) {
     std::ifstream in(dir / "run" / "render" / name, std::ios::binary);

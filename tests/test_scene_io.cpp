@@ -152,6 +152,17 @@ void expectSameScene(const SceneDesc& a, const SceneDesc& b) {
     expectSameVec(a.probes[i].position, b.probes[i].position, what + ".position");
     EXPECT_EQ(a.probes[i].every, b.probes[i].every) << what;
   }
+  const RenderDesc &r = a.render, &q = b.render;
+  EXPECT_EQ(r.mode, q.mode);
+  EXPECT_EQ(r.frame, q.frame);
+  expectSameVec(r.camera, q.camera, "render.camera");
+  expectSameVec(r.target, q.target, "render.target");
+  EXPECT_EQ(r.fov, q.fov);
+  expectSameVec(r.sun, q.sun, "render.sun");
+  EXPECT_EQ(r.environment, q.environment);
+  expectSameVec(r.absorption, q.absorption, "render.absorption");
+  expectSameVec(r.colorLow, q.colorLow, "render.color_low");
+  expectSameVec(r.colorHigh, q.colorHigh, "render.color_high");
 }
 
 using test::expectInputError;
@@ -375,10 +386,11 @@ TEST(SceneIo, WriterWritesEveryKeyWithShortNumbers) {
   SceneDesc s = loadScene("");
   nlohmann::json doc = nlohmann::json::parse(sceneToJson(s));
   for (const char* key : {"name", "solver", "pbf", "wcsph", "mpm", "fluid", "domain", "time", "forces",
-                          "colliders", "emitters", "output", "surface", "probes"}) {
+                          "colliders", "emitters", "output", "surface", "probes", "render"}) {
     EXPECT_TRUE(doc.contains(key)) << key;
   }
-  EXPECT_EQ(doc.size(), 14u);
+  EXPECT_EQ(doc.size(), 15u);
+  EXPECT_EQ(doc["render"].size(), 10u);
   EXPECT_EQ(doc["probes"], nlohmann::json::array());
   EXPECT_EQ(doc["surface"].size(), 7u);
   EXPECT_EQ(doc["surface"]["enabled"], false);
@@ -419,6 +431,28 @@ TEST(SceneIo, EveryKeyIsDocumented) {
   };
   visit(nlohmann::json::parse(sceneToJson(s)));
   EXPECT_NE(docs.find("`description`"), std::string::npos);
+}
+
+// the "render" section: a camera placed by hand turns the framing off; values out of range are refused by key
+TEST(SceneIo, RenderSection) {
+  SceneDesc s = loadScene("", {"render.camera=[1,2,3]", "render.mode=ssfr", "render.fov=30",
+                               "render.environment=sky.png"});
+  EXPECT_FALSE(s.render.frame);
+  EXPECT_EQ(s.render.mode, "ssfr");
+  EXPECT_EQ(s.render.fov, 30.0f);
+  expectSameVec(s.render.camera, {1, 2, 3}, "camera");
+  // the image is found beside the scene file (the working directory for the default scene)
+  EXPECT_TRUE(std::filesystem::path(s.render.environment).is_absolute()) << s.render.environment;
+  EXPECT_TRUE(loadScene("", {"render.camera=[1,2,3]", "render.frame=true"}).render.frame);
+  EXPECT_TRUE(loadScene("").render.frame);
+  SceneDesc back = parseScene(sceneToJson(s), "roundtrip");
+  expectSameScene(s, back);
+  expectInputError([] { loadScene("", {"render.mode=raytraced"}); }, {"/render/mode", "ssfr"});
+  expectInputError([] { loadScene("", {"render.fov=180"}); }, {"/render/fov"});
+  expectInputError([] { loadScene("", {"render.color_low=[0,0,2]"}); }, {"/render/color_low/2"});
+  expectInputError([] { loadScene("", {"render.absorption=[-1,0,0]"}); }, {"/render/absorption/0"});
+  expectInputError([] { loadScene("", {"render.sun=[0,0,0]"}); }, {"/render/sun", "zero"});
+  expectInputError([] { loadScene("", {"render.zoom=2"}); }, {"/render/zoom"});
 }
 
 // ---------------------------------------------------------------- overrides

@@ -68,15 +68,16 @@ inline constexpr std::array<std::string_view, 2> kMpmEquationsOfState{"linear", 
 inline constexpr std::array<std::string_view, 4> kMaterialTypes{"water", "elastic", "snow", "sand"};
 inline constexpr std::array<std::string_view, 2> kWcsphDensities{"continuity", "summation"};
 inline constexpr std::array<std::string_view, 2> kProbeTypes{"point", "gauge"};
+inline constexpr std::array<std::string_view, 3> kRenderModes{"particles", "ssfr", "surface"};
 
 // top level: scalar keys, then the keys that hold sections (read by hand), in file order
 inline const std::array<Field<SceneDesc>, 2> kSceneFields{{
     {.key = "name", .member = &SceneDesc::name},
     {.key = "solver", .member = &SceneDesc::solver, .choices = solverChoices()},
 }};
-inline constexpr std::array<std::string_view, 13> kSceneSections{
-    "description", "pbf",       "wcsph",    "mpm",    "fluid",   "domain", "time",
-    "forces",      "colliders", "emitters", "output", "surface", "probes"};
+inline constexpr std::array<std::string_view, 14> kSceneSections{
+    "description", "pbf",      "wcsph",  "mpm",     "fluid",  "domain", "time",
+    "forces",      "colliders", "emitters", "output", "surface", "probes", "render"};
 
 inline const std::array<Field<PbfSettings>, 12> kPbfFields{{
     {.key = "iterations", .member = &PbfSettings::iterations, .range = closed(1, 100)},
@@ -234,6 +235,19 @@ inline const std::array<Field<SurfaceDesc>, 7> kSurfaceFields{{
     {.key = "smooth", .member = &SurfaceDesc::smooth, .range = closed(0, 1000)},
     {.key = "format", .member = &SurfaceDesc::format, .choices = kSurfaceFormats},
     {.key = "groups", .member = &SurfaceDesc::groups, .choices = kSurfaceGroups},
+}};
+
+inline const std::array<Field<RenderDesc>, 10> kRenderFields{{
+    {.key = "mode", .member = &RenderDesc::mode, .choices = kRenderModes},
+    {.key = "frame", .member = &RenderDesc::frame},
+    {.key = "camera", .member = &RenderDesc::camera},
+    {.key = "target", .member = &RenderDesc::target},
+    {.key = "fov", .member = &RenderDesc::fov, .range = open(1, 170)},
+    {.key = "sun", .member = &RenderDesc::sun, .vec = VecRule::NonZero},
+    {.key = "environment", .member = &RenderDesc::environment},
+    {.key = "absorption", .member = &RenderDesc::absorption, .range = atLeast(0)},
+    {.key = "color_low", .member = &RenderDesc::colorLow, .range = closed(0, 1)},
+    {.key = "color_high", .member = &RenderDesc::colorHigh, .range = closed(0, 1)},
 }};
 
 // an element of the scene's "probes" list; "name" and "position" are required, and the name's characters,

@@ -113,11 +113,12 @@ class Reader final : public scene_probes::ReaderAccess {
     return static_cast<long long>(d);
   }
 
-  Vec3 readVec3(const Json& v, const std::string& ptr, VecRule rule) const {
+  // range: what each component may be
+  Vec3 readVec3(const Json& v, const std::string& ptr, VecRule rule, Range range = anyValue()) const {
     if (!v.is_array() || v.size() != 3)
       fail(ptr, "expected an array of 3 numbers [x, y, z], got " + describe(v));
     Real c[3];
-    for (std::size_t i = 0; i < 3; ++i) c[i] = Real(readNumber(v[i], pointerChild(ptr, i), anyValue()));
+    for (std::size_t i = 0; i < 3; ++i) c[i] = Real(readNumber(v[i], pointerChild(ptr, i), range));
     Vec3 out{c[0], c[1], c[2]};
     if (rule == VecRule::NonZero && out.x == 0 && out.y == 0 && out.z == 0) {
       fail(ptr, "must not be the zero vector, got " + formatVec(out));
@@ -189,7 +190,7 @@ class Reader final : public scene_probes::ReaderAccess {
               out.*member = readQuat(v, keyPtr);
             } else {
               static_assert(std::is_same_v<T, Vec3>);
-              out.*member = readVec3(v, keyPtr, f.vec);
+              out.*member = readVec3(v, keyPtr, f.vec, f.range);
             }
           },
           f.member);
@@ -388,6 +389,11 @@ class Reader final : public scene_probes::ReaderAccess {
     if (auto it = doc.find("surface"); it != doc.end() && it->is_object() && !it->contains("enabled"))
       s.surface.enabled = true;
     readSection(doc, "surface", s.surface, kSurfaceFields);
+    // a camera or a target placed by hand turns the framing off unless "frame" says otherwise
+    if (auto it = doc.find("render"); it != doc.end() && it->is_object() && !it->contains("frame") &&
+        (it->contains("camera") || it->contains("target")))
+      s.render.frame = false;
+    readSection(doc, "render", s.render, kRenderFields);
     s.probes = scene_probes::readProbes(doc, *this);
     checkConsistency(s);
     return s;
@@ -750,12 +756,24 @@ SceneDesc parseWithSource(const std::string& text, const std::string& source,
     throw InputError(source + ": the scene must be a JSON object { ... }, got " + describe(doc));
   }
   for (const std::string& o : overrides) applyOverride(doc, o, reader);
+  // a camera or target placed by --set turns the framing off, also in a scene that says "frame": true
+  // (as every scene.json eddy writes does), unless --set says how to frame too
+  auto sets = [&](std::string_view key) {
+    return std::any_of(overrides.begin(), overrides.end(),
+                       [&](const std::string& o) { return o.rfind(key, 0) == 0; });
+  };
+  if (auto render = doc.find("render"); render != doc.end() && render->is_object() &&
+                                          (sets("render.camera") || sets("render.target")) && !sets("render.frame"))
+    (*render)["frame"] = false;
   SceneDesc scene = reader.readScene(doc);
   // mesh files are found beside the scene file, wherever eddy runs (and wherever a checkpoint resumes)
   std::filesystem::path dir = std::filesystem::path(source).parent_path();
   for (ColliderDesc& c : scene.colliders)
     if (c.shape.type == "mesh" && std::filesystem::path(c.shape.file).is_relative())
       c.shape.file = std::filesystem::absolute(dir / c.shape.file).lexically_normal().string();
+  std::string& environment = scene.render.environment;
+  if (!environment.empty() && std::filesystem::path(environment).is_relative())
+    environment = std::filesystem::absolute(dir / environment).lexically_normal().string();
   return scene;
 }
 

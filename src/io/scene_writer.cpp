@@ -142,6 +142,7 @@ std::string sceneToJson(const SceneDesc& scene) {
   doc["emitters"] = std::move(emitters);
   doc["output"] = section(scene.output, kOutputFields);
   doc["surface"] = section(scene.surface, kSurfaceFields);
+  doc["render"] = section(scene.render, kRenderFields);
   Json probes = Json::array();
   for (const ProbeDesc& p : scene.probes) probes.push_back(section(p, kProbeFields));
   doc["probes"] = std::move(probes);

@@ -86,8 +86,8 @@ Image ParticleRenderer::render(const std::vector<Vec3>& positions, const std::ve
     glUniform1f(p.uniform("radius"), style.radius);
     glUniform1f(p.uniform("valueTop"), style.valueTop > 0 ? style.valueTop : 1);
     glUniform1i(p.uniform("hasValues"), values.empty() ? 0 : 1);
-    glUniform3f(p.uniform("colorLow"), kColorLow.r, kColorLow.g, kColorLow.b);
-    glUniform3f(p.uniform("colorHigh"), kColorHigh.r, kColorHigh.g, kColorHigh.b);
+    glUniform3f(p.uniform("colorLow"), style.low.r, style.low.g, style.low.b);
+    glUniform3f(p.uniform("colorHigh"), style.high.r, style.high.g, style.high.b);
     glUniform2f(p.uniform("viewport"), float(target_.width()), float(target_.height()));
     glEnable(GL_PROGRAM_POINT_SIZE);
     glBindVertexArray(gl_->vertexArray);

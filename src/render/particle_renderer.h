@@ -1,9 +1,9 @@
 // Particles as spheres: one point sprite per particle covering its projected silhouette, ray-cast against
 // the sphere in the fragment shader, so silhouettes, shading and depth are those of true spheres (correct
 // overlaps). A sphere wider on screen than the GL's largest point (2047 pixels on NVIDIA, 255 on llvmpipe)
-// is cut to that square. Coloured by a scalar (speed) through a colour map whose low end is kColorLow, lit by
-// a headlight; a sphere's centre pixel shows its colour unshaded. Drawn into an offscreen framebuffer and
-// read back.
+// is cut to that square. Coloured by a scalar (speed) through a colour map (kColorLow to kColorHigh unless
+// the style says otherwise), lit by a headlight; a sphere's centre pixel shows its colour unshaded. Drawn
+// into an offscreen framebuffer and read back.
 #pragma once
 
 #include <eddy/vec3.h>
@@ -23,7 +23,8 @@ inline constexpr Rgb kColorHigh{0.95f, 0.95f, 1.00f};
 
 struct ParticleStyle {
   float radius = 0.01f;  // m
-  float valueTop = 1;    // the value mapped to kColorHigh (speed in m/s)
+  float valueTop = 1;    // the value mapped to the high end (speed in m/s)
+  Rgb low = kColorLow, high = kColorHigh;  // the colour map's ends
 };
 
 class ParticleRenderer {

@@ -317,6 +317,7 @@ Image ScreenSpaceFluidRenderer::render(const std::vector<Vec3>& positions, const
   glUniform3f(shade.uniform("sun"), style.sun.x, style.sun.y, style.sun.z);
   glUniform3f(shade.uniform("background"), kBackground.r, kBackground.g, kBackground.b);
   glUniform3f(shade.uniform("absorption"), style.absorption.r, style.absorption.g, style.absorption.b);
+  environment_.bind(shade, 2);
   glDisable(GL_DEPTH_TEST);
   glDrawArrays(GL_TRIANGLES, 0, 3);
   glEnable(GL_DEPTH_TEST);

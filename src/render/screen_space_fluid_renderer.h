@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "render/camera.h"
+#include "render/environment_map.h"
 #include "render/image.h"
 #include "render/offscreen_target.h"
 
@@ -45,6 +46,8 @@ class ScreenSpaceFluidRenderer {
   ScreenSpaceFluidRenderer& operator=(const ScreenSpaceFluidRenderer&) = delete;
 
   Image render(const std::vector<Vec3>& positions, const Camera& camera, const FluidStyle& style);
+  // an equirectangular image the water reflects instead of the procedural sky (empty: the sky again)
+  void setEnvironment(const Image& equirectangular) { environment_.set(equirectangular); }
   // the GPU's time for all four passes of the last render (a GL timer query), without the particles'
   // upload and the image's read-back
   double drawMilliseconds() const { return target_.drawMilliseconds(); }
@@ -52,6 +55,7 @@ class ScreenSpaceFluidRenderer {
  private:
   struct Gl;
   OffscreenTarget target_;
+  EnvironmentMap environment_;
   std::unique_ptr<Gl> gl_;
 };
 

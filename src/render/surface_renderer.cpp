@@ -108,6 +108,7 @@ Image SurfaceRenderer::render(const TriangleMesh& mesh, const Camera& camera, co
     glUniform3f(p.uniform("background"), kBackground.r, kBackground.g, kBackground.b);
     glUniform3f(p.uniform("absorption"), style.absorption.r, style.absorption.g, style.absorption.b);
     glUniform1f(p.uniform("depth"), style.depth);
+    environment_.bind(p, 0);
     glDrawElements(GL_TRIANGLES, GLsizei(mesh.triangles.size() * 3), GL_UNSIGNED_INT, nullptr);
   }
   return target_.finish("a surface");

@@ -11,15 +11,16 @@
 
 #include "colliders/triangle_mesh.h"
 #include "render/camera.h"
+#include "render/environment_map.h"
 #include "render/image.h"
 #include "render/offscreen_target.h"
 
 namespace eddy::render {
 
 struct WaterStyle {
-  Rgb absorption{0.45f, 0.09f, 0.06f};  // Beer-Lambert coefficients per unit depth, red absorbed first
-  float depth = 4;                      // the nominal depth light crosses, in the units of absorption
-  Vec3 sun{0.3f, 0.9f, 0.35f};          // direction towards the sun
+  Rgb absorption{4.0f, 1.1f, 0.7f};  // Beer-Lambert coefficients per metre of water, red absorbed first
+  float depth = 0.45f;               // the nominal depth light crosses, m
+  Vec3 sun{0.3f, 0.9f, 0.35f};       // direction towards the sun
 };
 
 class SurfaceRenderer {
@@ -31,11 +32,14 @@ class SurfaceRenderer {
   SurfaceRenderer& operator=(const SurfaceRenderer&) = delete;
 
   Image render(const TriangleMesh& mesh, const Camera& camera, const WaterStyle& style = {});
+  // an equirectangular image the water reflects instead of the procedural sky (empty: the sky again)
+  void setEnvironment(const Image& equirectangular) { environment_.set(equirectangular); }
   double drawMilliseconds() const { return target_.drawMilliseconds(); }
 
  private:
   struct Gl;
   OffscreenTarget target_;
+  EnvironmentMap environment_;
   std::unique_ptr<Gl> gl_;
 };
 

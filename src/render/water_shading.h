@@ -8,11 +8,18 @@
 
 namespace eddy::render {
 
-// pasted after a fragment shader's version line
+// pasted after a fragment shader's version line; render/environment_map.h sets its two uniforms
 inline constexpr const char* kWaterShading = R"(
-// a sky brighter at the horizon than at the zenith; below it a light grey floor, so that drops whose
-// normals point down do not flash dark against the light background
+uniform sampler2D environment;  // equirectangular: longitude across, the zenith at coordinate 0
+uniform int hasEnvironment;
+// the environment image where there is one; else a sky brighter at the horizon than at the zenith, and
+// below it a light grey floor, so that drops whose normals point down do not flash dark against the light
+// background
 vec3 sky(vec3 d) {
+  if (hasEnvironment != 0) {
+    vec2 uv = vec2(atan(d.z, d.x) / 6.2831853 + 0.5, acos(clamp(d.y, -1.0, 1.0)) / 3.1415927);
+    return texture(environment, uv).rgb;
+  }
   float up = d.y;
   return up > 0.0 ? mix(vec3(0.85, 0.90, 0.95), vec3(0.35, 0.55, 0.85), up)
                   : mix(vec3(0.85, 0.90, 0.95), vec3(0.62, 0.61, 0.59), min(-up * 3.0, 1.0));
