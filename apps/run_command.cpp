@@ -24,6 +24,8 @@
 #include <vector>
 
 #include "colliders/triangle_mesh.h"
+#include "run_render.h"
+
 namespace eddy::app {
 
 namespace {
@@ -84,8 +86,16 @@ class FrameWriter {
 
   // the surfaces (built on the device, their meshes copied back) are charged to Phase::Surface; their
   // files, the particles' copy, encoding and writes and the stats line to Phase::Output
+  // pictures of the frames that are due, drawn as the run goes (apps/run_render.h)
+  void renderWith(std::unique_ptr<InRunRenderer> renderer) { render_ = std::move(renderer); }
+
   void write(Simulation& sim, int frame, const FrameStats& stats) {
     const bool due = frame % output_.every == 0;
+    if (render_ && due) {
+      const auto t0 = Clock::now();
+      render_->draw(sim, frame);
+      sim.profile().add(Phase::Output, msSince(t0));
+    }
     if (surface_.enabled && due) {
       std::vector<std::string> groups = sim.surfaceGroups();
       if (groups.empty()) groups.push_back("");  // one surface of every particle
@@ -127,6 +137,7 @@ class FrameWriter {
   std::vector<std::vector<double>> rows_;
   HostParticles host_;  // reused so big scenes do not reallocate every frame
   TriangleMesh mesh_;
+  std::unique_ptr<InRunRenderer> render_;
 };
 
 // checkpoints of a run: every `every` frames (0: never) into `folder`
@@ -259,6 +270,13 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
                 "Also write the liquid's surface, built on the device, as surface_NNNNNN.ply beside the "
                 "particle frames (the scene's \"surface\" section sets method, cell, radius, smoothing, "
                 "format; same as --set surface.enabled=true). Default: off.");
+  sub->add_flag("--render", o.render,
+                "Also draw each frame whose files are due to DIR/render/frame_NNNNNN.png as the run goes, "
+                "from the simulation's own memory (CUDA-OpenGL interop on the GPU), as the scene's "
+                "\"render\" section says (mode, camera, light, colours; --set render.mode=ssfr). "
+                "Default: off.");
+  sub->add_option("--render-size", o.renderSize, "Picture size for --render (default 1280x720).")
+      ->type_name("WxH");
   sub->add_flag("-q,--quiet", o.quiet,
                 "No progress and no timing table; errors and the summary line still print. Default: off.");
   sub->add_option("--checkpoint-every", o.checkpointEvery,
@@ -357,7 +375,14 @@ int runCommand(const RunOptions& o) {
 
   // frame 0 is the initial state, so a cache of n frames holds n + 1 files
   FrameWriter writer(o.out, scene, *sim);
+  InRunRenderer* renderer = nullptr;
+  if (o.render) {
+    auto r = std::make_unique<InRunRenderer>(scene, o.out, o.renderSize);
+    renderer = r.get();
+    writer.renderWith(std::move(r));
+  }
   writer.write(*sim, 0, sim->stats());
+  if (renderer && !o.quiet) std::printf("eddy: rendering with %s\n", renderer->description().c_str());
   simulateFrames(*sim, writer, scene.time.frames, {checkpoints, o.checkpointEvery}, o.quiet);
 
   if (!o.quiet) std::fputs(formatProfileTable(sim->profile()).c_str(), stdout);

@@ -21,9 +21,11 @@ struct RunOptions {
   std::string format;             // empty: the scene's output.format
   std::vector<std::string> sets;  // "key.path=value"
   bool quiet = false;
-  bool surface = false;     // --surface: surfaces too (surface.enabled)
-  int checkpointEvery = 0;  // frames between checkpoints; 0: none
-  std::string resume;       // output folder of a run to continue from its latest checkpoint; empty: a new run
+  bool surface = false;  // --surface: surfaces too (surface.enabled)
+  bool render = false;   // --render: pictures too (render/frame_NNNNNN.png), as the scene's "render" says
+  std::string renderSize = "1280x720";  // --render-size
+  int checkpointEvery = 0;              // frames between checkpoints; 0: none
+  std::string resume;  // output folder of a run to continue from its latest checkpoint; empty: a new run
 };
 
 // registers the subcommand; the options land in opts when it is parsed

@@ -293,8 +293,8 @@ TEST_F(Render, ReferencePictures) {
   SurfaceRenderer surface(kWidth, kHeight);
   FluidStyle style;
   style.radius = radius;
-  const eddy::TriangleMesh mesh = eddy::reconstructSurface(
-      points, eddy::SurfaceSettings::fromSpacing(kSpacing), eddy::Backend::Cpu);
+  const eddy::TriangleMesh mesh =
+      eddy::reconstructSurface(points, eddy::SurfaceSettings::fromSpacing(kSpacing), eddy::Backend::Cpu);
   const std::pair<const char*, Image> pictures[] = {
       {"particles", spheres.render(points, std::vector<float>(points.size(), 0.0f), camera, {radius, 1})},
       {"ssfr", fluid.render(points, camera, style)},
@@ -364,6 +364,26 @@ TEST_F(Render, CommandDrawsEachFrame) {
     char head[4] = {};
     in.read(head, 4);
     EXPECT_EQ(std::string(head + 1, 3), "PNG") << name;
+  }
+  // `eddy run --render` draws the same pictures while it runs, from the simulation's memory
+  const std::string view =
+      " --set render.mode=ssfr --set render.camera=[2,1,2] --set render.target=[0.5,0.2,0.3]";
+  EXPECT_EQ(
+      eddy("run '" + std::string(EDDY_SOURCE_DIR) +
+           "/scenes/dam_break.json' --frames 1 --backend cpu --quiet --render --render-size 0x5 --out bad"),
+      2);
+  EXPECT_FALSE(fs::exists(dir / "bad" / "render"));
+  ASSERT_EQ(eddy("run '" + std::string(EDDY_SOURCE_DIR) +
+                 "/scenes/dam_break.json' --frames 1 --set fluid.spacing=0.05 --backend cpu --quiet --render "
+                 "--render-size 160x120 --out live" +
+                 view),
+            0);
+  ASSERT_EQ(eddy("render live --size 160x120 --quiet --out afterwards"), 0);
+  for (const char* name : {"frame_000000.png", "frame_000001.png"}) {
+    const double d = meanDifference(readPng((dir / "live" / "render" / name).string()),
+                                    readPng((dir / "afterwards" / name).string()));
+    std::printf("  %s: eddy run --render against eddy render afterwards, mean difference %.3f\n", name, d);
+    EXPECT_LE(d, 0.5) << name;
   }
   ASSERT_EQ(
       eddy("run '" + std::string(EDDY_SOURCE_DIR) +

@@ -91,6 +91,10 @@ class Simulation {
 
   virtual FrameStats stats() = 0;
   virtual void copyParticles(HostParticles& out) = 0;
+  // the positions alone, particleCount() of them, into memory on the simulation's own device: the GPU's
+  // (an OpenGL buffer mapped through CUDA-OpenGL interop, say) for the CUDA backend, the host's for the
+  // CPU; no trip through the host on the GPU
+  virtual void copyPositions(Vec3* out) = 0;
 
   // Between frames only (not inside advanceFrame): the whole state, copied to the host, and back. A
   // simulation built from the same scene and given this state continues exactly as this one would.

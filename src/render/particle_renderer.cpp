@@ -73,9 +73,22 @@ Image ParticleRenderer::render(const std::vector<Vec3>& positions, const std::ve
     glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(values.empty() ? sizeof none : values.size() * 4),
                  values.empty() ? &none : values.data(), GL_STREAM_DRAW);
   }
+  return draw(gl_->buffers[0], positions.size(), !values.empty(), camera, style);
+}
+
+Image ParticleRenderer::render(const ParticleBuffer& particles, const Camera& camera,
+                               const ParticleStyle& style) {
+  const float none = 0;
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, gl_->buffers[1]);
+  glBufferData(GL_SHADER_STORAGE_BUFFER, sizeof none, &none, GL_STREAM_DRAW);
+  return draw(particles.id(), particles.count(), false, camera, style);
+}
+
+Image ParticleRenderer::draw(unsigned positions, std::size_t count, bool hasValues, const Camera& camera,
+                             const ParticleStyle& style) {
   target_.begin(kBackground);
-  if (!positions.empty()) {
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, gl_->buffers[0]);
+  if (count > 0) {
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, positions);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, gl_->buffers[1]);
     const GlProgram& p = gl_->program;
     glUseProgram(p.id());
@@ -85,13 +98,13 @@ Image ParticleRenderer::render(const std::vector<Vec3>& positions, const std::ve
     glUniformMatrix4fv(p.uniform("projection"), 1, GL_FALSE, projection.data());
     glUniform1f(p.uniform("radius"), style.radius);
     glUniform1f(p.uniform("valueTop"), style.valueTop > 0 ? style.valueTop : 1);
-    glUniform1i(p.uniform("hasValues"), values.empty() ? 0 : 1);
+    glUniform1i(p.uniform("hasValues"), hasValues ? 1 : 0);
     glUniform3f(p.uniform("colorLow"), style.low.r, style.low.g, style.low.b);
     glUniform3f(p.uniform("colorHigh"), style.high.r, style.high.g, style.high.b);
     glUniform2f(p.uniform("viewport"), float(target_.width()), float(target_.height()));
     glEnable(GL_PROGRAM_POINT_SIZE);
     glBindVertexArray(gl_->vertexArray);
-    glDrawArrays(GL_POINTS, 0, GLsizei(positions.size()));
+    glDrawArrays(GL_POINTS, 0, GLsizei(count));
   }
   return target_.finish("particles");
 }

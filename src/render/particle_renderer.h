@@ -14,6 +14,7 @@
 #include "render/camera.h"
 #include "render/image.h"
 #include "render/offscreen_target.h"
+#include "render/particle_buffer.h"
 
 namespace eddy::render {
 
@@ -22,8 +23,8 @@ inline constexpr Rgb kColorLow{0.10f, 0.30f, 0.85f};
 inline constexpr Rgb kColorHigh{0.95f, 0.95f, 1.00f};
 
 struct ParticleStyle {
-  float radius = 0.01f;  // m
-  float valueTop = 1;    // the value mapped to the high end (speed in m/s)
+  float radius = 0.01f;                    // m
+  float valueTop = 1;                      // the value mapped to the high end (speed in m/s)
   Rgb low = kColorLow, high = kColorHigh;  // the colour map's ends
 };
 
@@ -38,11 +39,15 @@ class ParticleRenderer {
   // values: one per particle (speed), or empty for the low end everywhere
   Image render(const std::vector<Vec3>& positions, const std::vector<float>& values, const Camera& camera,
                const ParticleStyle& style);
+  // from a simulation's positions in a GL buffer (no values: the colour map's low end)
+  Image render(const ParticleBuffer& particles, const Camera& camera, const ParticleStyle& style);
   // the GPU's time for the last render's clear and draw (a GL timer query), without the particles' upload
   // and the image's read-back
   double drawMilliseconds() const { return target_.drawMilliseconds(); }
 
  private:
+  Image draw(unsigned positions, std::size_t count, bool hasValues, const Camera& camera,
+             const ParticleStyle& style);
   struct Gl;
   OffscreenTarget target_;
   std::unique_ptr<Gl> gl_;

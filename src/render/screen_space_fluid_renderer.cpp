@@ -206,8 +206,8 @@ struct ScreenSpaceFluidRenderer::Gl {
     glDeleteRenderbuffers(1, &zBuffer);
   }
   // the sphere sprites' uniforms, shared by passes 1 and 2
-  void sphereUniforms(const GlProgram& p, const Mat4& view, const Mat4& projection, float width,
-                      float height, float radius) const {
+  void sphereUniforms(const GlProgram& p, const Mat4& view, const Mat4& projection, float width, float height,
+                      float radius) const {
     glUseProgram(p.id());
     glUniformMatrix4fv(p.uniform("view"), 1, GL_FALSE, view.data());
     glUniformMatrix4fv(p.uniform("projection"), 1, GL_FALSE, projection.data());
@@ -226,23 +226,33 @@ ScreenSpaceFluidRenderer::~ScreenSpaceFluidRenderer() = default;
 Image ScreenSpaceFluidRenderer::render(const std::vector<Vec3>& positions, const Camera& camera,
                                        const FluidStyle& style) {
   static_assert(sizeof(Vec3) == 3 * sizeof(float), "positions go to the GL as packed floats");
+  if (!positions.empty()) {
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, gl_->positions);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(positions.size() * sizeof(Vec3)), positions.data(),
+                 GL_STREAM_DRAW);
+  }
+  return draw(gl_->positions, positions.size(), camera, style);
+}
+
+Image ScreenSpaceFluidRenderer::render(const ParticleBuffer& particles, const Camera& camera,
+                                       const FluidStyle& style) {
+  return draw(particles.id(), particles.count(), camera, style);
+}
+
+Image ScreenSpaceFluidRenderer::draw(unsigned positions, std::size_t particleCount, const Camera& camera,
+                                     const FluidStyle& style) {
   if (!(style.radius > 0) || style.smoothingIterations < 0)
     throw RuntimeFailure("render: screen-space fluids need a positive radius and no negative iterations");
   Gl& gl = *gl_;
   const int w = target_.width(), h = target_.height();
-  if (!positions.empty()) {
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, gl.positions);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(positions.size() * sizeof(Vec3)), positions.data(),
-                 GL_STREAM_DRAW);
-  }
   target_.begin(kBackground);  // the background, and the timer over every pass
-  if (positions.empty()) return target_.finish("screen-space fluid");
+  if (particleCount == 0) return target_.finish("screen-space fluid");
   const Mat4 view = camera.view(), projection = camera.projection(float(w) / float(h));
   glBindVertexArray(gl.vertexArray);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, gl.positions);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, positions);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, gl.noValues);
   glEnable(GL_PROGRAM_POINT_SIZE);
-  const GLsizei count = GLsizei(positions.size());
+  const GLsizei count = GLsizei(particleCount);
 
   // 1. depth
   gl.depth.bind(w, h);
@@ -269,8 +279,7 @@ Image ScreenSpaceFluidRenderer::render(const std::vector<Vec3>& positions, const
   glUseProgram(smooth.id());
   glUniform1i(smooth.uniform("values"), 0);
   glUniform1i(smooth.uniform("depth"), 1);
-  glUniform1f(smooth.uniform("radiusPixelsAtUnitDepth"),
-              style.radius * projection[5] * 0.5f * float(h));
+  glUniform1f(smooth.uniform("radiusPixelsAtUnitDepth"), style.radius * projection[5] * 0.5f * float(h));
   glUniform1f(smooth.uniform("radius"), style.radius);
   glUniform1f(smooth.uniform("smoothingWidth"), style.smoothingWidth);
   glActiveTexture(GL_TEXTURE1);

@@ -26,15 +26,16 @@
 #include "render/environment_map.h"
 #include "render/image.h"
 #include "render/offscreen_target.h"
+#include "render/particle_buffer.h"
 
 namespace eddy::render {
 
 struct FluidStyle {
-  float radius = 0.01f;                 // particle radius, m
-  int smoothingIterations = 2;          // separable bilateral passes over the depth (0: none)
-  float smoothingWidth = 2;             // the filter's sigma, in projected particle radii
-  Rgb absorption{4.0f, 1.1f, 0.7f};     // Beer-Lambert coefficients per metre of water, red first
-  Vec3 sun{0.3f, 0.9f, 0.35f};          // direction towards the sun
+  float radius = 0.01f;              // particle radius, m
+  int smoothingIterations = 2;       // separable bilateral passes over the depth (0: none)
+  float smoothingWidth = 2;          // the filter's sigma, in projected particle radii
+  Rgb absorption{4.0f, 1.1f, 0.7f};  // Beer-Lambert coefficients per metre of water, red first
+  Vec3 sun{0.3f, 0.9f, 0.35f};       // direction towards the sun
 };
 
 class ScreenSpaceFluidRenderer {
@@ -46,6 +47,8 @@ class ScreenSpaceFluidRenderer {
   ScreenSpaceFluidRenderer& operator=(const ScreenSpaceFluidRenderer&) = delete;
 
   Image render(const std::vector<Vec3>& positions, const Camera& camera, const FluidStyle& style);
+  // from a simulation's positions in a GL buffer
+  Image render(const ParticleBuffer& particles, const Camera& camera, const FluidStyle& style);
   // an equirectangular image the water reflects instead of the procedural sky (empty: the sky again)
   void setEnvironment(const Image& equirectangular) { environment_.set(equirectangular); }
   // the GPU's time for all four passes of the last render (a GL timer query), without the particles'
@@ -53,6 +56,7 @@ class ScreenSpaceFluidRenderer {
   double drawMilliseconds() const { return target_.drawMilliseconds(); }
 
  private:
+  Image draw(unsigned positions, std::size_t count, const Camera& camera, const FluidStyle& style);
   struct Gl;
   OffscreenTarget target_;
   EnvironmentMap environment_;

@@ -435,6 +435,11 @@ FrameStats FluidSimulation::stats() {
   return s;
 }
 
+void FluidSimulation::copyPositions(Vec3* out) {
+  copyBytes(kDevice, out, kDevice, particles_.vec3(attr::kPosition).data,
+            std::size_t(particles_.size()) * sizeof(Vec3));
+}
+
 void FluidSimulation::copyParticles(HostParticles& out) {
   Index n = particles_.size();
   out.position.resize(n);

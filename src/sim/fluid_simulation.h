@@ -50,6 +50,7 @@ class FluidSimulation final : public Simulation {
   void advanceSubstep(Real dt) override;
   FrameStats stats() override;
   void copyParticles(HostParticles& out) override;
+  void copyPositions(Vec3* out) override;
   SimulationState saveState() override;
   void restoreState(const SimulationState& state) override;
 

@@ -1,0 +1,123 @@
+#include "run_render.h"
+
+#include <eddy/error.h>
+#include <eddy/output.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#ifdef EDDY_WITH_RENDER
+#include "render/camera.h"
+#include "render/gl_context.h"
+#include "render/image.h"
+#include "render/particle_buffer.h"
+#include "render/particle_renderer.h"
+#include "render/screen_space_fluid_renderer.h"
+#include "render/surface_renderer.h"
+#endif
+
+namespace eddy::app {
+
+#ifdef EDDY_WITH_RENDER
+
+struct InRunRenderer::Impl {
+  render::HeadlessGl gl;  // first: every GL object below needs the context
+  std::string dir;
+  RenderDesc look;
+  render::Camera camera;
+  render::ParticleBuffer particles;
+  std::unique_ptr<render::ParticleRenderer> spheres;
+  std::unique_ptr<render::ScreenSpaceFluidRenderer> fluid;
+  std::unique_ptr<render::SurfaceRenderer> surface;
+  render::ParticleStyle sphereStyle;
+  render::FluidStyle fluidStyle;
+  render::WaterStyle waterStyle;
+  TriangleMesh mesh;
+};
+
+InRunRenderer::InRunRenderer(const SceneDesc& scene, const std::string& outDir, const std::string& size) {
+  int width = 0, height = 0;
+  char x = 0;
+  if (std::sscanf(size.c_str(), "%d%c%d", &width, &x, &height) != 3 || x != 'x' || width <= 0 || height <= 0)
+    throw InputError("run: --render-size '" + size + "': expected WIDTHxHEIGHT, for example 1280x720");
+  impl_ = std::make_unique<Impl>();
+  Impl& r = *impl_;
+  r.dir = (std::filesystem::path(outDir) / "render").string();
+  r.look = scene.render;
+  const Real radius = Real(0.5) * scene.fluid.spacing;
+  // the camera frames the domain (every frame the same view), unless the scene places it
+  const Vec3 lo = scene.domain.min, hi = scene.domain.max;
+  std::vector<Vec3> corners;
+  for (int c = 0; c < 8; ++c)
+    corners.push_back({c & 1 ? hi.x : lo.x, c & 2 ? hi.y : lo.y, c & 4 ? hi.z : lo.z});
+  r.camera = render::Camera::framing(corners, radius);
+  r.camera.fovY = float(r.look.fov);
+  if (!r.look.frame) {
+    r.camera.position = r.look.camera, r.camera.target = r.look.target;
+    r.camera.near = 1e-3f * length(hi - lo);
+    r.camera.far = 1000;
+  }
+  auto rgb = [](Vec3 c) { return render::Rgb{c.x, c.y, c.z}; };
+  r.sphereStyle = render::ParticleStyle{float(radius), 1, rgb(r.look.colorLow), rgb(r.look.colorHigh)};
+  r.fluidStyle.radius = float(radius);
+  r.fluidStyle.absorption = r.waterStyle.absorption = rgb(r.look.absorption);
+  r.fluidStyle.sun = r.waterStyle.sun = r.look.sun;
+  render::Image environment;
+  if (!r.look.environment.empty()) {
+    try {
+      environment = render::readPng(r.look.environment);
+    } catch (const InputError& e) {
+      throw InputError(std::string("run: render.environment: ") + e.what());
+    }
+  }
+  if (r.look.mode == "ssfr") {
+    r.fluid = std::make_unique<render::ScreenSpaceFluidRenderer>(width, height);
+    r.fluid->setEnvironment(environment);
+  } else if (r.look.mode == "surface") {
+    r.surface = std::make_unique<render::SurfaceRenderer>(width, height);
+    r.surface->setEnvironment(environment);
+  } else {
+    r.spheres = std::make_unique<render::ParticleRenderer>(width, height);
+  }
+  std::filesystem::create_directories(r.dir);
+}
+
+InRunRenderer::~InRunRenderer() = default;
+
+void InRunRenderer::draw(Simulation& sim, int frame) {
+  Impl& r = *impl_;
+  render::Image image;
+  if (r.surface) {  // the mesh is built on the device and comes back for the GL
+    sim.buildSurface(r.mesh);
+    image = r.surface->render(r.mesh, r.camera, r.waterStyle);
+  } else {
+    r.particles.fill(sim);
+    image = r.fluid ? r.fluid->render(r.particles, r.camera, r.fluidStyle)
+                    : r.spheres->render(r.particles, r.camera, r.sphereStyle);
+  }
+  char name[32];
+  std::snprintf(name, sizeof name, "frame_%06d.png", frame);
+  render::writePng((std::filesystem::path(r.dir) / name).string(), image);
+}
+
+std::string InRunRenderer::description() const {
+  return impl_->gl.renderer() + " (EGL " + impl_->gl.platform() + "), " + impl_->look.mode +
+         (impl_->particles.throughInterop() ? ", particles through CUDA-OpenGL interop" : "");
+}
+
+#else
+
+struct InRunRenderer::Impl {};
+
+InRunRenderer::InRunRenderer(const SceneDesc&, const std::string&, const std::string&) {
+  throw InputError(
+      "run: --render: this build of eddy has no renderer (bash scripts/setup.sh installs EGL, OpenGL and "
+      "libpng)");
+}
+InRunRenderer::~InRunRenderer() = default;
+void InRunRenderer::draw(Simulation&, int) {}
+std::string InRunRenderer::description() const { return ""; }
+
+#endif
+
+}  // namespace eddy::app
