@@ -39,7 +39,6 @@ class GpuRender : public ::testing::Test {
 };
 
 TEST_F(GpuRender, ParticlesThroughTheEglDevice) {
-
   const std::vector<eddy::Vec3> points = column();
   const float radius = kSpacing / 2;
   const Camera camera = Camera::framing(points, radius);
