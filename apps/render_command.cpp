@@ -158,8 +158,9 @@ CLI::App* addRenderCommand(CLI::App& app, RenderOptions& o) {
          "--surface` or `eddy surface`, shaded as water). Default: the scene's render.mode, else particles.")
       ->check(CLI::IsMember({"particles", "ssfr", "surface"}));
   sub->add_option("--size", o.size, "Image size in pixels (default 1280x720).")->type_name("WxH");
-  sub->add_option("--camera", o.camera,
-                  "Camera position (default: the scene's render.camera, else framing every frame's particles).")
+  sub->add_option(
+         "--camera", o.camera,
+         "Camera position (default: the scene's render.camera, else framing every frame's particles).")
       ->delimiter(',')
       ->expected(3)
       ->type_name("X,Y,Z");
@@ -171,9 +172,10 @@ CLI::App* addRenderCommand(CLI::App& app, RenderOptions& o) {
   sub->add_option("--fov", o.fov, "Vertical field of view in degrees (default: the scene's render.fov, 40).")
       ->check(CLI::Range(1.0, 170.0))
       ->type_name("DEG");
-  sub->add_option("--environment", o.environment,
-                  "An equirectangular PNG the water reflects (ssfr and surface) instead of the procedural sky "
-                  "(default: the scene's render.environment).")
+  sub->add_option(
+         "--environment", o.environment,
+         "An equirectangular PNG the water reflects (ssfr and surface) instead of the procedural sky "
+         "(default: the scene's render.environment).")
       ->type_name("FILE.png");
   sub->add_option("--set", o.sets,
                   "Override a key of the run's scene.json before drawing, e.g. --set render.fov=30 "
@@ -295,8 +297,8 @@ int renderCommand(const RenderOptions& o) {
     throw InputError("render: --out '" + out + "' cannot be created as a folder" +
                      (ec ? ": " + ec.message() : ""));
   if (!o.quiet) {
-    std::printf("eddy render: %zu frame(s) of %s, %dx%d, %s (EGL %s)", frames.size(), look.mode.c_str(), width,
-                height, gl.renderer().c_str(), gl.platform().c_str());
+    std::printf("eddy render: %zu frame(s) of %s, %dx%d, %s (EGL %s)", frames.size(), look.mode.c_str(),
+                width, height, gl.renderer().c_str(), gl.platform().c_str());
     if (!surfaces && !ssfr)
       std::printf(", speed %.3g m/s at the top of the colour map", double(style.valueTop));
     std::printf("\n");
@@ -328,8 +330,7 @@ int renderCommand(const RenderOptions& o) {
       for (std::size_t k = 0; k < speeds.size(); ++k) speeds[k] = length(particles.velocity[k]);
       image = particleRenderer->render(particles.position, speeds, camera, style);
       // the key to the colours, where the frames carry velocities
-      if (fastest > 0)
-        render::drawColorBar(image, style.low, style.high, style.valueTop, "m/s");
+      if (fastest > 0) render::drawColorBar(image, style.low, style.high, style.valueTop, "m/s");
     }
     drawMs += since(t0);
     t0 = Clock::now();

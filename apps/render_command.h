@@ -11,20 +11,20 @@ class App;
 namespace eddy::app {
 
 struct RenderOptions {
-  std::string input;               // a run's folder of particles_NNNNNN.ply frames, or one such file
-  std::string out;                 // --out: where frame_NNNNNN.png go (default INPUT/render)
+  std::string input;  // a run's folder of particles_NNNNNN.ply frames, or one such file
+  std::string out;    // --out: where frame_NNNNNN.png go (default INPUT/render)
   // --mode, --camera, --target, --fov, --environment, --set: over the run's scene.json "render" section
-  std::string mode;                // --mode
-  std::string size = "1280x720";   // --size WxH
-  std::vector<double> camera;      // --camera X,Y,Z
-  std::vector<double> target;      // --target X,Y,Z
-  double fov = 0;                  // --fov, degrees
-  std::string environment;         // --environment FILE.png
-  std::vector<std::string> sets;   // --set KEY=VALUE on the run's scene
-  double radius = 0;               // --radius, m (default: half the run's fluid.spacing)
-  double speedTop = 0;             // --speed-top, m/s (default: the fastest particle of all frames)
-  std::string video;               // --video FILE.mp4: the frames as a video too, where ffmpeg is installed
-  double fps = 0;                  // --fps: the video's frame rate (default: the run's time.fps, else 60)
+  std::string mode;               // --mode
+  std::string size = "1280x720";  // --size WxH
+  std::vector<double> camera;     // --camera X,Y,Z
+  std::vector<double> target;     // --target X,Y,Z
+  double fov = 0;                 // --fov, degrees
+  std::string environment;        // --environment FILE.png
+  std::vector<std::string> sets;  // --set KEY=VALUE on the run's scene
+  double radius = 0;              // --radius, m (default: half the run's fluid.spacing)
+  double speedTop = 0;            // --speed-top, m/s (default: the fastest particle of all frames)
+  std::string video;              // --video FILE.mp4: the frames as a video too, where ffmpeg is installed
+  double fps = 0;                 // --fps: the video's frame rate (default: the run's time.fps, else 60)
   bool quiet = false;
 };
 

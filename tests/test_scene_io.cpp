@@ -435,8 +435,8 @@ TEST(SceneIo, EveryKeyIsDocumented) {
 
 // the "render" section: a camera placed by hand turns the framing off; values out of range are refused by key
 TEST(SceneIo, RenderSection) {
-  SceneDesc s = loadScene("", {"render.camera=[1,2,3]", "render.mode=ssfr", "render.fov=30",
-                               "render.environment=sky.png"});
+  SceneDesc s = loadScene(
+      "", {"render.camera=[1,2,3]", "render.mode=ssfr", "render.fov=30", "render.environment=sky.png"});
   EXPECT_FALSE(s.render.frame);
   EXPECT_EQ(s.render.mode, "ssfr");
   EXPECT_EQ(s.render.fov, 30.0f);

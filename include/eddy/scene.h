@@ -195,14 +195,14 @@ struct RenderDesc {
   // "frame": the camera frames every frame's particles from the front, above and to the right; false
   // (the default once "camera" or "target" is given) places it at "camera", looking at "target"
   bool frame = true;
-  Vec3 camera{2, 1.5f, 3};  // "camera": m
-  Vec3 target{0, 0, 0};     // "target": m
-  Real fov = 40;            // "fov": vertical field of view, degrees, (1, 170)
+  Vec3 camera{2, 1.5f, 3};      // "camera": m
+  Vec3 target{0, 0, 0};         // "target": m
+  Real fov = 40;                // "fov": vertical field of view, degrees, (1, 170)
   Vec3 sun{0.3f, 0.9f, 0.35f};  // "sun": direction towards the sun, non-zero
   // "environment": an equirectangular PNG (longitude across, the zenith at the top; relative to the
   // scene file) reflected by the water in place of the procedural sky; "" for the sky
   std::string environment;
-  Vec3 absorption{4.0f, 1.1f, 0.7f};    // "absorption": Beer–Lambert coefficients per metre of water, RGB, ≥ 0
+  Vec3 absorption{4.0f, 1.1f, 0.7f};  // "absorption": Beer–Lambert coefficients per metre of water, RGB, ≥ 0
   Vec3 colorLow{0.10f, 0.30f, 0.85f};   // "color_low": particles at rest, RGB 0..1
   Vec3 colorHigh{0.95f, 0.95f, 1.00f};  // "color_high": particles at the top of the speed map, RGB 0..1
 };

@@ -76,7 +76,7 @@ inline const std::array<Field<SceneDesc>, 2> kSceneFields{{
     {.key = "solver", .member = &SceneDesc::solver, .choices = solverChoices()},
 }};
 inline constexpr std::array<std::string_view, 14> kSceneSections{
-    "description", "pbf",      "wcsph",  "mpm",     "fluid",  "domain", "time",
+    "description", "pbf",       "wcsph",    "mpm",    "fluid",   "domain", "time",
     "forces",      "colliders", "emitters", "output", "surface", "probes", "render"};
 
 inline const std::array<Field<PbfSettings>, 12> kPbfFields{{

@@ -391,7 +391,7 @@ class Reader final : public scene_probes::ReaderAccess {
     readSection(doc, "surface", s.surface, kSurfaceFields);
     // a camera or a target placed by hand turns the framing off unless "frame" says otherwise
     if (auto it = doc.find("render"); it != doc.end() && it->is_object() && !it->contains("frame") &&
-        (it->contains("camera") || it->contains("target")))
+                                      (it->contains("camera") || it->contains("target")))
       s.render.frame = false;
     readSection(doc, "render", s.render, kRenderFields);
     s.probes = scene_probes::readProbes(doc, *this);
@@ -763,7 +763,8 @@ SceneDesc parseWithSource(const std::string& text, const std::string& source,
                        [&](const std::string& o) { return o.rfind(key, 0) == 0; });
   };
   if (auto render = doc.find("render"); render != doc.end() && render->is_object() &&
-                                          (sets("render.camera") || sets("render.target")) && !sets("render.frame"))
+                                        (sets("render.camera") || sets("render.target")) &&
+                                        !sets("render.frame"))
     (*render)["frame"] = false;
   SceneDesc scene = reader.readScene(doc);
   // mesh files are found beside the scene file, wherever eddy runs (and wherever a checkpoint resumes)

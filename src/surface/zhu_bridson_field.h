@@ -5,8 +5,9 @@
 //   w_i = k(|x - x_i| / R),             k(s) = max(0, (1 - s^2)^3),
 //
 // negative inside the liquid, every r_i the same: 0.57 spacing by default, which puts a flat layer's
-// surface on the plane the layer fills, so a body's mesh encloses its particles' volume. Each particle adds its weights to the stored nodes within R of it (atomic
-// sums, one source for the CPU and CUDA); a node no particle reaches is outside by R.
+// surface on the plane the layer fills, so a body's mesh encloses its particles' volume. Each particle adds
+// its weights to the stored nodes within R of it (atomic sums, one source for the CPU and CUDA); a node no
+// particle reaches is outside by R.
 //
 // Reference: Y. Zhu, R. Bridson, "Animating sand as a fluid", ACM Trans. Graph. 24(3), 2005, section 3.
 #pragma once
