@@ -453,6 +453,11 @@ TEST(SceneIo, RenderSection) {
   expectInputError([] { loadScene("", {"render.absorption=[-1,0,0]"}); }, {"/render/absorption/0"});
   expectInputError([] { loadScene("", {"render.sun=[0,0,0]"}); }, {"/render/sun", "zero"});
   expectInputError([] { loadScene("", {"render.zoom=2"}); }, {"/render/zoom"});
+  expectInputError(
+      [] {
+        loadScene("", {"render.camera=[1,1,1]", "render.target=[1,1,1]"});
+      },
+      {"/render/camera", "/render/target"});
 }
 
 // ---------------------------------------------------------------- overrides

@@ -406,6 +406,11 @@ class Reader final : public scene_probes::ReaderAccess {
       fail("/surface/cell", "must not exceed /surface/radius (" + std::to_string(s.surface.radius) +
                                 " spacings): a cell wider than the kernel steps over it; got " +
                                 std::to_string(s.surface.cell));
+    const RenderDesc& r = s.render;
+    if (!r.frame && r.camera.x == r.target.x && r.camera.y == r.target.y && r.camera.z == r.target.z)
+      fail("/render/camera",
+           "must differ from /render/target (the camera looks from one to the other); got " +
+               formatVec(r.camera) + " for both");
     const Vec3 lo = s.domain.min, hi = s.domain.max;
     if (!(lo.x < hi.x && lo.y < hi.y && lo.z < hi.z)) {
       fail("/domain", "min must be less than max in every component; got min " + formatVec(lo) + ", max " +
