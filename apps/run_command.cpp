@@ -338,12 +338,16 @@ int resumeCommand(const RunOptions& o, Clock::time_point start) {
   } catch (const InputError& e) {
     throw InputError(path + ": " + e.what());
   }
+  // a renderer that cannot start (bad size, no GL) stops the run before anything is written
+  std::unique_ptr<InRunRenderer> renderer =
+      o.render ? std::make_unique<InRunRenderer>(scene, dir, o.renderSize) : nullptr;
   prepareOutputDir(dir);
 
   // the interrupted run's caches after the checkpoint are simulated again
   removeMatching(dir, [from](const std::string& name) { return frameFileNumber(name) > from; });
   FrameWriter writer(dir, scene, *sim, statsKept, csvUpToTime(joinPath(dir, "probes.csv"), c.state.time),
                      csvUpToTime(joinPath(dir, "forces.csv"), c.state.time));
+  if (renderer) writer.renderWith(std::move(renderer));
   simulateFrames(*sim, writer, scene.time.frames, {folder, o.checkpointEvery}, o.quiet);
 
   if (!o.quiet) std::fputs(formatProfileTable(sim->profile()).c_str(), stdout);
@@ -367,6 +371,9 @@ int runCommand(const RunOptions& o) {
   const Backend backend = chooseBackend(o.backend);
   // the simulation first: a scene too large for memory must fail before anything is written
   std::unique_ptr<Simulation> sim = createSimulation(scene, backend);
+  // likewise a renderer that cannot start (bad size, no GL, an unreadable environment image)
+  std::unique_ptr<InRunRenderer> renderer =
+      o.render ? std::make_unique<InRunRenderer>(scene, o.out, o.renderSize) : nullptr;
   prepareOutputDir(o.out);
   // checkpoints of an earlier run in this folder would resume that run, not this one
   const std::string checkpoints = checkpointDir(o.out);
@@ -375,14 +382,10 @@ int runCommand(const RunOptions& o) {
 
   // frame 0 is the initial state, so a cache of n frames holds n + 1 files
   FrameWriter writer(o.out, scene, *sim);
-  InRunRenderer* renderer = nullptr;
-  if (o.render) {
-    auto r = std::make_unique<InRunRenderer>(scene, o.out, o.renderSize);
-    renderer = r.get();
-    writer.renderWith(std::move(r));
-  }
+  InRunRenderer* drawing = renderer.get();
+  if (renderer) writer.renderWith(std::move(renderer));
   writer.write(*sim, 0, sim->stats());
-  if (renderer && !o.quiet) std::printf("eddy: rendering with %s\n", renderer->description().c_str());
+  if (drawing && !o.quiet) std::printf("eddy: rendering with %s\n", drawing->description().c_str());
   simulateFrames(*sim, writer, scene.time.frames, {checkpoints, o.checkpointEvery}, o.quiet);
 
   if (!o.quiet) std::fputs(formatProfileTable(sim->profile()).c_str(), stdout);

@@ -79,7 +79,6 @@ InRunRenderer::InRunRenderer(const SceneDesc& scene, const std::string& outDir, 
   } else {
     r.spheres = std::make_unique<render::ParticleRenderer>(width, height);
   }
-  std::filesystem::create_directories(r.dir);
 }
 
 InRunRenderer::~InRunRenderer() = default;
@@ -95,6 +94,8 @@ void InRunRenderer::draw(Simulation& sim, int frame) {
     image = r.fluid ? r.fluid->render(r.particles, r.camera, r.fluidStyle)
                     : r.spheres->render(r.particles, r.camera, r.sphereStyle);
   }
+  // made here, not when the renderer starts: a run refused before its first frame writes nothing
+  std::filesystem::create_directories(r.dir);
   char name[32];
   std::snprintf(name, sizeof name, "frame_%06d.png", frame);
   render::writePng((std::filesystem::path(r.dir) / name).string(), image);

@@ -15,7 +15,7 @@ namespace eddy::app {
 class InRunRenderer {
  public:
   // size "WxH"; throws InputError for a bad size, a build without a renderer, no OpenGL, or an environment
-  // image that cannot be read, before the run starts
+  // image that cannot be read; writes nothing (OUT/render is made with the first picture)
   InRunRenderer(const SceneDesc& scene, const std::string& outDir, const std::string& size);
   ~InRunRenderer();
   InRunRenderer(const InRunRenderer&) = delete;
