@@ -1,6 +1,6 @@
-// eddy: the command-line program. Parses arguments, dispatches to `run`, `bench` or `mesh-info`, maps errors
-// to exit codes: 0 success, 1 runtime failure (or a skipped bench size), 2 bad input or usage, 3 the
-// simulation blew up.
+// eddy: the command-line program. Parses arguments, dispatches to its commands (run, bench, render, view,
+// ...), maps errors to exit codes: 0 success, 1 runtime failure (or a skipped bench size), 2 bad input or
+// usage, 3 the simulation blew up.
 #include <eddy/backend.h>
 #include <eddy/error.h>
 #include <eddy/version.h>
@@ -17,6 +17,7 @@
 #include "run_command.h"
 #include "surface/openvdb_level_set.h"
 #include "surface_command.h"
+#include "view_command.h"
 
 namespace {
 
@@ -29,7 +30,8 @@ std::string versionText() {
   const std::string openVdb =
       eddy::openVdbAvailable() ? eddy::openVdbVersion() : std::string("not built (install libopenvdb-dev)");
   return std::string("eddy ") + eddy::kVersion + "\nbackends: " + eddy::app::builtBackends() +
-         "\nOpenVDB: " + openVdb + "\nrenderer: " + eddy::app::rendererDescription() + "\n" +
+         "\nOpenVDB: " + openVdb + "\nrenderer: " + eddy::app::rendererDescription() +
+         "\nviewer: " + eddy::app::viewerDescription() + "\n" +
          (gpu.empty() ? std::string("no GPU") : "GPU: " + gpu);
 }
 
@@ -103,6 +105,8 @@ int main(int argc, char** argv) {
   CLI::App* surface = eddy::app::addSurfaceCommand(app, surfaceOptions);
   eddy::app::RenderOptions renderOptions;
   CLI::App* render = eddy::app::addRenderCommand(app, renderOptions);
+  eddy::app::ViewOptions viewOptions;
+  CLI::App* view = eddy::app::addViewCommand(app, viewOptions);
 
   try {
     app.parse(argc, argv);
@@ -116,5 +120,6 @@ int main(int argc, char** argv) {
   if (meshInfo->parsed()) return guarded([&] { return eddy::app::meshInfoCommand(meshInfoOptions); });
   if (surface->parsed()) return guarded([&] { return eddy::app::surfaceCommand(surfaceOptions); });
   if (render->parsed()) return guarded([&] { return eddy::app::renderCommand(renderOptions); });
+  if (view->parsed()) return guarded([&] { return eddy::app::viewCommand(viewOptions); });
   return kExitUsage;  // unreachable: a subcommand is required
 }

@@ -63,15 +63,6 @@ std::vector<Frame> listFrames(const std::string& input, bool surfaces) {
   return frames;
 }
 
-void parseSize(const std::string& text, int& width, int& height) {
-  char x = 0;
-  char rest = 0;
-  if (std::sscanf(text.c_str(), "%d%c%d%c", &width, &x, &height, &rest) != 3 || (x != 'x' && x != 'X'))
-    throw InputError("render: --size '" + text + "': expected WIDTHxHEIGHT, for example 1280x720");
-  if (width <= 0 || height <= 0)
-    throw InputError("render: --size '" + text + "': width and height must be positive");
-}
-
 Vec3 vec3Of(const std::vector<double>& v, const char* flag) {
   if (v.size() != 3) throw InputError(std::string("render: ") + flag + " takes three numbers X,Y,Z");
   return Vec3{Real(v[0]), Real(v[1]), Real(v[2])};
@@ -139,6 +130,15 @@ double radiusOfRun(const std::string& input) {
 }
 
 }  // namespace
+
+void parseSize(const std::string& text, const std::string& flag, int& width, int& height) {
+  char x = 0;
+  char rest = 0;
+  if (std::sscanf(text.c_str(), "%d%c%d%c", &width, &x, &height, &rest) != 3 || (x != 'x' && x != 'X'))
+    throw InputError(flag + " '" + text + "': expected WIDTHxHEIGHT, for example 1280x720");
+  if (width <= 0 || height <= 0)
+    throw InputError(flag + " '" + text + "': width and height must be positive");
+}
 
 CLI::App* addRenderCommand(CLI::App& app, RenderOptions& o) {
   CLI::App* sub = app.add_subcommand(
@@ -209,7 +209,7 @@ int renderCommand(const RenderOptions& o) {
     return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   };
   int width = 0, height = 0;
-  parseSize(o.size, width, height);
+  parseSize(o.size, "render: --size", width, height);
   // the run's scene says how to draw it; the flags say otherwise
   const fs::path sceneFile = sceneOfRun(o.input);
   if (sceneFile.empty() && !o.sets.empty())

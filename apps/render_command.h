@@ -33,6 +33,9 @@ CLI::App* addRenderCommand(CLI::App& app, RenderOptions& opts);
 // returns 0; throws InputError for bad input (before anything is written), for main to report
 int renderCommand(const RenderOptions& opts);
 
+// "WxH" into width and height; InputError beginning with flag ("render: --size") for anything else
+void parseSize(const std::string& text, const std::string& flag, int& width, int& height);
+
 // "renderer: OpenGL 4.3 through EGL, PNG" or why it is missing, for `eddy --version`
 std::string rendererDescription();
 

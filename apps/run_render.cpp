@@ -6,12 +6,15 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "render_command.h"
+
 #ifdef EDDY_WITH_RENDER
 #include "render/camera.h"
 #include "render/gl_context.h"
 #include "render/image.h"
 #include "render/particle_buffer.h"
 #include "render/particle_renderer.h"
+#include "render/scene_look.h"
 #include "render/screen_space_fluid_renderer.h"
 #include "render/surface_renderer.h"
 #endif
@@ -37,39 +40,17 @@ struct InRunRenderer::Impl {
 
 InRunRenderer::InRunRenderer(const SceneDesc& scene, const std::string& outDir, const std::string& size) {
   int width = 0, height = 0;
-  char x = 0;
-  if (std::sscanf(size.c_str(), "%d%c%d", &width, &x, &height) != 3 || x != 'x' || width <= 0 || height <= 0)
-    throw InputError("run: --render-size '" + size + "': expected WIDTHxHEIGHT, for example 1280x720");
+  parseSize(size, "run: --render-size", width, height);
   impl_ = std::make_unique<Impl>();
   Impl& r = *impl_;
   r.dir = (std::filesystem::path(outDir) / "render").string();
   r.look = scene.render;
-  const Real radius = Real(0.5) * scene.fluid.spacing;
-  // the camera frames the domain (every frame the same view), unless the scene places it
-  const Vec3 lo = scene.domain.min, hi = scene.domain.max;
-  std::vector<Vec3> corners;
-  for (int c = 0; c < 8; ++c)
-    corners.push_back({c & 1 ? hi.x : lo.x, c & 2 ? hi.y : lo.y, c & 4 ? hi.z : lo.z});
-  r.camera = render::Camera::framing(corners, radius);
-  r.camera.fovY = float(r.look.fov);
-  if (!r.look.frame) {
-    r.camera.position = r.look.camera, r.camera.target = r.look.target;
-    r.camera.near = 1e-3f * length(hi - lo);
-    r.camera.far = 1000;
-  }
-  auto rgb = [](Vec3 c) { return render::Rgb{c.x, c.y, c.z}; };
-  r.sphereStyle = render::ParticleStyle{float(radius), 1, rgb(r.look.colorLow), rgb(r.look.colorHigh)};
-  r.fluidStyle.radius = float(radius);
-  r.fluidStyle.absorption = r.waterStyle.absorption = rgb(r.look.absorption);
-  r.fluidStyle.sun = r.waterStyle.sun = r.look.sun;
-  render::Image environment;
-  if (!r.look.environment.empty()) {
-    try {
-      environment = render::readPng(r.look.environment);
-    } catch (const InputError& e) {
-      throw InputError(std::string("run: render.environment: ") + e.what());
-    }
-  }
+  render::SceneLook look = render::sceneLook(scene, "run");
+  r.camera = look.camera;
+  r.sphereStyle = look.spheres;
+  r.fluidStyle = look.fluid;
+  r.waterStyle = look.water;
+  const render::Image& environment = look.environment;
   if (r.look.mode == "ssfr") {
     r.fluid = std::make_unique<render::ScreenSpaceFluidRenderer>(width, height);
     r.fluid->setEnvironment(environment);

@@ -136,6 +136,15 @@ class Simulation {
   virtual std::vector<double> colliderForces() = 0;
   // sets particle i's position and velocity (tests and tools: injecting a fault into a running scene)
   virtual void overwriteParticle(std::int64_t i, Vec3 x, Vec3 v) = 0;
+  // Between frames, for interactive tools (`eddy view` pushing the water with the mouse): collider i of the
+  // scene (one with no keyframes) is at `center` now and moves on at `velocity` (m/s); its contacts, wall
+  // pressure and friction see that velocity. Throws RuntimeFailure for a keyframed collider, one thinner
+  // than the kernel support (the neighbour search holds its own copy of those), or an index out of range.
+  virtual void moveCollider(std::size_t collider, Vec3 center, Vec3 velocity) = 0;
+  // Between frames: the nozzle emitters (counted in scene order among the nozzles alone, as in
+  // SimulationState::nozzles) release particles only while active, as they all are at the start; a paused
+  // nozzle's layers are skipped, not saved up. Throws RuntimeFailure for an index out of range.
+  virtual void setNozzleActive(std::size_t nozzle, bool active) = 0;
 };
 
 // throws InputError for an unknown solver or a scene that cannot be built

@@ -104,6 +104,12 @@ void NozzleEmitter::emit(Real time, Real dt, EmittedParticles& out) {
   }
 }
 
+void NozzleEmitter::skip(Real time, Real dt) {
+  // not started: the first layer leaves when the nozzle is next active (emit's rule)
+  const double tEnd = double(time) + double(dt);
+  while (started_ && nextRelease_ < tEnd) nextRelease_ += interval_;
+}
+
 NozzleState NozzleEmitter::state() const {
   return NozzleState{nextRelease_, started_, rateCarry_, std::uint64_t(cursor_), std::int64_t(emitted_)};
 }

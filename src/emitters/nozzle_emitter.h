@@ -29,6 +29,9 @@ class NozzleEmitter {
   EmittedParticles emit(Real time, Real dt);
   void emit(Real time, Real dt, EmittedParticles& out);
 
+  // a paused nozzle: the layers due during [time, time + dt) are dropped, so that none is owed on resuming
+  void skip(Real time, Real dt);
+
   long long emitted() const { return emitted_; }
   // everything that changes from one call to the next (checkpoints); the layer and its shuffled order
   // follow from the scene (the seed is drawn from only in the constructor)

@@ -43,7 +43,16 @@ void OffscreenTarget::bind() {
   glViewport(0, 0, width_, height_);
 }
 
+void OffscreenTarget::collectTimer() {
+  if (!timing_) return;
+  GLuint64 nanoseconds = 0;
+  glGetQueryObjectui64v(timer_, GL_QUERY_RESULT, &nanoseconds);
+  drawMs_ = double(nanoseconds) * 1e-6;
+  timing_ = false;
+}
+
 void OffscreenTarget::begin(Rgb background) {
+  collectTimer();  // the picture before, long finished on the GPU by now
   glBeginQuery(GL_TIME_ELAPSED, timer_);
   bind();
   glClearColor(background.r, background.g, background.b, 1);
@@ -53,25 +62,47 @@ void OffscreenTarget::begin(Rgb background) {
   glDepthFunc(GL_LESS);
 }
 
-Image OffscreenTarget::finish(const char* what) {
+void OffscreenTarget::end(const char* what) {
   glEndQuery(GL_TIME_ELAPSED);
-  std::vector<std::uint8_t> rgba(std::size_t(width_) * height_ * 4);
-  glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadPixels(0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
-  GLuint64 nanoseconds = 0;
-  glGetQueryObjectui64v(timer_, GL_QUERY_RESULT, &nanoseconds);
-  drawMs_ = double(nanoseconds) * 1e-6;
+  timing_ = true;
   if (GLenum e = glGetError(); e != GL_NO_ERROR)
     throw RuntimeFailure("render: OpenGL error " + std::to_string(e) + " while drawing " + what);
+}
+
+Image OffscreenTarget::finish(const char* what) {
+  end(what);
+  return read();
+}
+
+void OffscreenTarget::copyTo(unsigned framebuffer, int width, int height) const {
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, framebuffer_);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, framebuffer);
+  glBlitFramebuffer(0, 0, width_, height_, 0, 0, width, height, GL_COLOR_BUFFER_BIT, GL_LINEAR);
+  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+}
+
+Image OffscreenTarget::read() {
+  Image image = readFramebuffer(framebuffer_, width_, height_);
+  collectTimer();
+  return image;
+}
+
+Image readFramebuffer(unsigned framebuffer, int width, int height) {
+  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+  std::vector<std::uint8_t> rgba(std::size_t(width) * height * 4);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+  if (GLenum e = glGetError(); e != GL_NO_ERROR)
+    throw RuntimeFailure("render: OpenGL error " + std::to_string(e) + " while reading a picture back");
   // GL's rows start at the bottom
   Image image;
-  image.width = width_, image.height = height_;
-  image.rgb.resize(std::size_t(width_) * height_ * 3);
-  for (int y = 0; y < height_; ++y)
-    for (int x = 0; x < width_; ++x)
+  image.width = width, image.height = height;
+  image.rgb.resize(std::size_t(width) * height * 3);
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x)
       for (int c = 0; c < 3; ++c)
-        image.rgb[(std::size_t(y) * width_ + x) * 3 + c] =
-            rgba[(std::size_t(height_ - 1 - y) * width_ + x) * 4 + c];
+        image.rgb[(std::size_t(y) * width + x) * 3 + c] =
+            rgba[(std::size_t(height - 1 - y) * width + x) * 4 + c];
   return image;
 }
 

@@ -1,5 +1,6 @@
 // Where every renderer draws: an offscreen framebuffer (8-bit colour, 24-bit depth) of a fixed size, a GL
-// timer around each picture, and the read-back into an Image with rows from the top.
+// timer around each picture, and either the read-back into an Image with rows from the top or a copy into
+// another framebuffer (a window's, in `eddy view`).
 #pragma once
 
 #include "render/image.h"
@@ -27,15 +28,28 @@ class OffscreenTarget {
   void begin(Rgb background);
   // binds the framebuffer and its viewport again (after drawing into other framebuffers since begin)
   void bind();
-  // stops the timer and reads the picture back; `what` names the drawing in a GL error's message
+  // stops the timer; `what` names the drawing in a GL error's message. The picture stays in the target.
+  void end(const char* what);
+  // the picture drawn since begin, read back (waits for the GPU)
+  Image read();
+  // end, then read
   Image finish(const char* what);
-  // the GPU's time between begin and finish (a GL timer query), without uploads and the read-back
+  // copies the picture into the framebuffer given (0: the window's), scaled to width x height
+  void copyTo(unsigned framebuffer, int width, int height) const;
+  unsigned framebuffer() const { return framebuffer_; }
+  // the GPU's time between begin and end (a GL timer query), without uploads and the read-back; after end
+  // without read, the time of the picture before (so that drawing never waits for the query)
   double drawMilliseconds() const { return drawMs_; }
 
  private:
   int width_, height_;
   unsigned framebuffer_ = 0, colour_ = 0, depth_ = 0, timer_ = 0;
   double drawMs_ = 0;
+  bool timing_ = false;  // a query ended whose result is not yet in drawMs_
+  void collectTimer();
 };
+
+// the picture in a framebuffer (0: a window's back buffer), rows from the top; waits for the GPU
+Image readFramebuffer(unsigned framebuffer, int width, int height);
 
 }  // namespace eddy::render

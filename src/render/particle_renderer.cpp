@@ -73,19 +73,26 @@ Image ParticleRenderer::render(const std::vector<Vec3>& positions, const std::ve
     glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(values.empty() ? sizeof none : values.size() * 4),
                  values.empty() ? &none : values.data(), GL_STREAM_DRAW);
   }
-  return draw(gl_->buffers[0], positions.size(), !values.empty(), camera, style);
+  drawBuffer(gl_->buffers[0], positions.size(), !values.empty(), camera, style);
+  return target_.read();
 }
 
 Image ParticleRenderer::render(const ParticleBuffer& particles, const Camera& camera,
                                const ParticleStyle& style) {
+  draw(particles, camera, style);
+  return target_.read();
+}
+
+void ParticleRenderer::draw(const ParticleBuffer& particles, const Camera& camera,
+                            const ParticleStyle& style) {
   const float none = 0;
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, gl_->buffers[1]);
   glBufferData(GL_SHADER_STORAGE_BUFFER, sizeof none, &none, GL_STREAM_DRAW);
-  return draw(particles.id(), particles.count(), false, camera, style);
+  drawBuffer(particles.id(), particles.count(), false, camera, style);
 }
 
-Image ParticleRenderer::draw(unsigned positions, std::size_t count, bool hasValues, const Camera& camera,
-                             const ParticleStyle& style) {
+void ParticleRenderer::drawBuffer(unsigned positions, std::size_t count, bool hasValues, const Camera& camera,
+                                  const ParticleStyle& style) {
   target_.begin(kBackground);
   if (count > 0) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, positions);
@@ -106,7 +113,7 @@ Image ParticleRenderer::draw(unsigned positions, std::size_t count, bool hasValu
     glBindVertexArray(gl_->vertexArray);
     glDrawArrays(GL_POINTS, 0, GLsizei(count));
   }
-  return target_.finish("particles");
+  target_.end("particles");
 }
 
 }  // namespace eddy::render

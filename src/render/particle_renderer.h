@@ -41,13 +41,16 @@ class ParticleRenderer {
                const ParticleStyle& style);
   // from a simulation's positions in a GL buffer (no values: the colour map's low end)
   Image render(const ParticleBuffer& particles, const Camera& camera, const ParticleStyle& style);
+  // the same, left in target() without a read-back (a window copies it)
+  void draw(const ParticleBuffer& particles, const Camera& camera, const ParticleStyle& style);
+  OffscreenTarget& target() { return target_; }
   // the GPU's time for the last render's clear and draw (a GL timer query), without the particles' upload
   // and the image's read-back
   double drawMilliseconds() const { return target_.drawMilliseconds(); }
 
  private:
-  Image draw(unsigned positions, std::size_t count, bool hasValues, const Camera& camera,
-             const ParticleStyle& style);
+  void drawBuffer(unsigned positions, std::size_t count, bool hasValues, const Camera& camera,
+                  const ParticleStyle& style);
   struct Gl;
   OffscreenTarget target_;
   std::unique_ptr<Gl> gl_;

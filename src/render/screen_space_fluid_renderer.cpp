@@ -231,22 +231,29 @@ Image ScreenSpaceFluidRenderer::render(const std::vector<Vec3>& positions, const
     glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(positions.size() * sizeof(Vec3)), positions.data(),
                  GL_STREAM_DRAW);
   }
-  return draw(gl_->positions, positions.size(), camera, style);
+  drawBuffer(gl_->positions, positions.size(), camera, style);
+  return target_.read();
 }
 
 Image ScreenSpaceFluidRenderer::render(const ParticleBuffer& particles, const Camera& camera,
                                        const FluidStyle& style) {
-  return draw(particles.id(), particles.count(), camera, style);
+  draw(particles, camera, style);
+  return target_.read();
 }
 
-Image ScreenSpaceFluidRenderer::draw(unsigned positions, std::size_t particleCount, const Camera& camera,
-                                     const FluidStyle& style) {
+void ScreenSpaceFluidRenderer::draw(const ParticleBuffer& particles, const Camera& camera,
+                                    const FluidStyle& style) {
+  drawBuffer(particles.id(), particles.count(), camera, style);
+}
+
+void ScreenSpaceFluidRenderer::drawBuffer(unsigned positions, std::size_t particleCount, const Camera& camera,
+                                          const FluidStyle& style) {
   if (!(style.radius > 0) || style.smoothingIterations < 0)
     throw RuntimeFailure("render: screen-space fluids need a positive radius and no negative iterations");
   Gl& gl = *gl_;
   const int w = target_.width(), h = target_.height();
   target_.begin(kBackground);  // the background, and the timer over every pass
-  if (particleCount == 0) return target_.finish("screen-space fluid");
+  if (particleCount == 0) return target_.end("screen-space fluid");
   const Mat4 view = camera.view(), projection = camera.projection(float(w) / float(h));
   glBindVertexArray(gl.vertexArray);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, positions);
@@ -330,7 +337,7 @@ Image ScreenSpaceFluidRenderer::draw(unsigned positions, std::size_t particleCou
   glDisable(GL_DEPTH_TEST);
   glDrawArrays(GL_TRIANGLES, 0, 3);
   glEnable(GL_DEPTH_TEST);
-  return target_.finish("screen-space fluid");
+  target_.end("screen-space fluid");
 }
 
 }  // namespace eddy::render

@@ -49,6 +49,9 @@ class ScreenSpaceFluidRenderer {
   Image render(const std::vector<Vec3>& positions, const Camera& camera, const FluidStyle& style);
   // from a simulation's positions in a GL buffer
   Image render(const ParticleBuffer& particles, const Camera& camera, const FluidStyle& style);
+  // the same, left in target() without a read-back (a window copies it)
+  void draw(const ParticleBuffer& particles, const Camera& camera, const FluidStyle& style);
+  OffscreenTarget& target() { return target_; }
   // an equirectangular image the water reflects instead of the procedural sky (empty: the sky again)
   void setEnvironment(const Image& equirectangular) { environment_.set(equirectangular); }
   // the GPU's time for all four passes of the last render (a GL timer query), without the particles'
@@ -56,7 +59,7 @@ class ScreenSpaceFluidRenderer {
   double drawMilliseconds() const { return target_.drawMilliseconds(); }
 
  private:
-  Image draw(unsigned positions, std::size_t count, const Camera& camera, const FluidStyle& style);
+  void drawBuffer(unsigned positions, std::size_t count, const Camera& camera, const FluidStyle& style);
   struct Gl;
   OffscreenTarget target_;
   EnvironmentMap environment_;

@@ -78,6 +78,11 @@ SurfaceRenderer::SurfaceRenderer(int width, int height)
 SurfaceRenderer::~SurfaceRenderer() = default;
 
 Image SurfaceRenderer::render(const TriangleMesh& mesh, const Camera& camera, const WaterStyle& style) {
+  draw(mesh, camera, style);
+  return target_.read();
+}
+
+void SurfaceRenderer::draw(const TriangleMesh& mesh, const Camera& camera, const WaterStyle& style) {
   static_assert(sizeof(Vec3) == 3 * sizeof(float), "vertices go to the GL as packed floats");
   const std::vector<Vec3> normals = vertexNormals(mesh);
   glBindVertexArray(gl_->vertexArray);
@@ -111,7 +116,7 @@ Image SurfaceRenderer::render(const TriangleMesh& mesh, const Camera& camera, co
     environment_.bind(p, 0);
     glDrawElements(GL_TRIANGLES, GLsizei(mesh.triangles.size() * 3), GL_UNSIGNED_INT, nullptr);
   }
-  return target_.finish("a surface");
+  target_.end("a surface");
 }
 
 }  // namespace eddy::render

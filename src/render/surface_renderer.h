@@ -32,6 +32,9 @@ class SurfaceRenderer {
   SurfaceRenderer& operator=(const SurfaceRenderer&) = delete;
 
   Image render(const TriangleMesh& mesh, const Camera& camera, const WaterStyle& style = {});
+  // the same, left in target() without a read-back (a window copies it)
+  void draw(const TriangleMesh& mesh, const Camera& camera, const WaterStyle& style = {});
+  OffscreenTarget& target() { return target_; }
   // an equirectangular image the water reflects instead of the procedural sky (empty: the sky again)
   void setEnvironment(const Image& equirectangular) { environment_.set(equirectangular); }
   double drawMilliseconds() const { return target_.drawMilliseconds(); }

@@ -71,6 +71,7 @@ FluidSimulation::FluidSimulation(const SceneDesc& scene) : scene_(scene), surfac
   cs.push_back(makeDomainContainer(scene.domain));
   colliders_ = Buffer<ColliderData>(kDevice, cs.size());
   colliders_.upload(cs.data(), cs.size());
+  hostColliders_ = cs;
   // the obstacles thin enough for neighbours to see each other through them
   std::vector<ColliderData> thin;
   for (const ColliderData& c : cs)
@@ -86,6 +87,7 @@ FluidSimulation::FluidSimulation(const SceneDesc& scene) : scene_(scene), surfac
     if (e.type == "nozzle") {
       nozzles_.emplace_back(e, scene.fluid.spacing);
       nozzleEmitter_.push_back(int(i));
+      nozzleActive_.push_back(1);
       budget += e.maxParticles;
       continue;
     }
@@ -337,6 +339,28 @@ void FluidSimulation::overwriteParticle(std::int64_t i, Vec3 x, Vec3 v) {
   copyBytes(kDevice, particles_.vec3(attr::kVelocity).data + i, Device::Host, &v, sizeof(Vec3));
 }
 
+void FluidSimulation::moveCollider(std::size_t i, Vec3 center, Vec3 velocity) {
+  // the last entry is the domain, not a scene collider
+  if (i + 1 >= hostColliders_.size())
+    throw RuntimeFailure("moveCollider: the scene has no collider " + std::to_string(i));
+  ColliderData& c = hostColliders_[i];
+  if (c.keyframeCount > 0 || isBarrier(c, kernels_.h))
+    throw RuntimeFailure(
+        "moveCollider: collider " + std::to_string(i) +
+        (c.keyframeCount > 0 ? " follows keyframes" : " is thinner than the kernel support"));
+  // colliders move as center + velocity * t over the simulation's clock
+  c.center = center - velocity * Real(time_);
+  c.linearVelocity = velocity;
+  colliders_.upload(&c, 1, i);
+}
+
+void FluidSimulation::setNozzleActive(std::size_t k, bool active) {
+  if (k >= nozzles_.size())
+    throw RuntimeFailure("setNozzleActive: the scene has " + std::to_string(nozzles_.size()) +
+                         " nozzle emitters, no nozzle " + std::to_string(k));
+  nozzleActive_[k] = active ? 1 : 0;
+}
+
 Profile& FluidSimulation::profile() {
   timers_.flush();
   return timers_.profile();
@@ -346,6 +370,10 @@ void FluidSimulation::emit(Real dt) {
   if (nozzles_.empty()) return;
   StepContext ctx = context();
   for (std::size_t k = 0; k < nozzles_.size(); ++k) {
+    if (!nozzleActive_[k]) {
+      nozzles_[k].skip(Real(time_), dt);
+      continue;
+    }
     nozzles_[k].emit(Real(time_), dt, emitted_);
     Index first = particles_.size();
     particles_.append(emitted_.position, emitted_.velocity);

@@ -64,6 +64,8 @@ class FluidSimulation final : public Simulation {
   std::int64_t particleCount() const override { return particles_.size(); }
   std::size_t deviceMemoryBytes() const override;
   void overwriteParticle(std::int64_t i, Vec3 x, Vec3 v) override;
+  void moveCollider(std::size_t collider, Vec3 center, Vec3 velocity) override;
+  void setNozzleActive(std::size_t nozzle, bool active) override;
   void buildSurface(TriangleMesh& out, SurfaceStats* stats = nullptr,
                     const SurfaceSettings* settings = nullptr, const std::string& group = {}) override;
   std::vector<std::string> surfaceGroups() const override { return surfaceGroups_.names(); }
@@ -102,6 +104,7 @@ class FluidSimulation final : public Simulation {
   Primitives prims_;
   PhaseTimers timers_;
   Buffer<ColliderData> colliders_;
+  std::vector<ColliderData> hostColliders_;       // colliders_ as uploaded (moveCollider edits one)
   Buffer<ColliderData> barriers_;                 // the obstacles thinner than h, for the neighbour search
   Buffer<ColliderKeyframe> keyframes_;            // the keyframed colliders' poses, read by colliders_
   std::vector<std::unique_ptr<MeshSdf>> meshes_;  // the fields the mesh colliders read
@@ -109,6 +112,7 @@ class FluidSimulation final : public Simulation {
   ChunkedReduction<FrameSums> frameSums_;  // the statistics' one-pass reduction
   std::vector<NozzleEmitter> nozzles_;
   std::vector<int> nozzleEmitter_;  // scene emitter index of each nozzle
+  std::vector<char> nozzleActive_;  // setNozzleActive; a paused nozzle skips its layers
   EmittedParticles emitted_;        // reused by the nozzles every substep
   std::unique_ptr<Solver> solver_;
   std::unique_ptr<ProbeSampler> probes_;  // only with probes in the scene
