@@ -27,14 +27,20 @@ GLuint compile(const char* name, GLenum stage, const std::string& source) {
 }  // namespace
 
 GlProgram::GlProgram(const char* name, const std::string& vertex, const std::string& fragment) {
-  GLuint vs = compile(name, GL_VERTEX_SHADER, vertex);
-  GLuint fs = compile(name, GL_FRAGMENT_SHADER, fragment);
+  link(name, compile(name, GL_VERTEX_SHADER, vertex), compile(name, GL_FRAGMENT_SHADER, fragment));
+}
+
+GlProgram::GlProgram(const char* name, const std::string& compute) {
+  link(name, compile(name, GL_COMPUTE_SHADER, compute), 0);
+}
+
+void GlProgram::link(const char* name, unsigned first, unsigned second) {
   id_ = glCreateProgram();
-  glAttachShader(id_, vs);
-  glAttachShader(id_, fs);
+  for (GLuint shader : {first, second})
+    if (shader) glAttachShader(id_, shader);
   glLinkProgram(id_);
-  glDeleteShader(vs);
-  glDeleteShader(fs);
+  for (GLuint shader : {first, second})
+    if (shader) glDeleteShader(shader);
   GLint ok = 0;
   glGetProgramiv(id_, GL_LINK_STATUS, &ok);
   if (!ok) {

@@ -1,4 +1,5 @@
-// A linked GLSL program from vertex and fragment sources compiled into the binary; compile and link errors
+// A linked GLSL program from vertex and fragment sources, or from one compute shader, compiled into the
+// binary; compile and link errors
 // come back as RuntimeFailure with the driver's log.
 #pragma once
 
@@ -9,6 +10,8 @@ namespace eddy::render {
 class GlProgram {
  public:
   GlProgram(const char* name, const std::string& vertex, const std::string& fragment);
+  // a compute program
+  GlProgram(const char* name, const std::string& compute);
   ~GlProgram();
   GlProgram(const GlProgram&) = delete;
   GlProgram& operator=(const GlProgram&) = delete;
@@ -17,6 +20,7 @@ class GlProgram {
   int uniform(const char* name) const;
 
  private:
+  void link(const char* name, unsigned first, unsigned second);
   unsigned id_ = 0;
 };
 

@@ -6,54 +6,62 @@
 
 #include "render/gl.h"
 #include "render/gl_program.h"
-#include "render/sphere_sprites.h"
+#include "render/sphere_splatting.h"
 
 namespace eddy::render {
 
 namespace {
 
-const std::string kFragment = std::string(R"(#version 430 core
+// per pixel: the nearest sphere's surface under the pixel, lit by a headlight, coloured by its value
+const std::string kShade = std::string(R"(#version 430 core
+layout(local_size_x = 16, local_size_y = 16) in;
+layout(std430, binding = 0) readonly buffer Positions { float position[]; };
+layout(std430, binding = 1) readonly buffer Values { float value[]; };
+layout(rgba8, binding = 0) uniform writeonly image2D colour;
+)") + kSplatBuffers + R"(
+uniform mat4 view;
 uniform mat4 projection;
-uniform vec2 viewport;
+uniform ivec2 viewport;
 uniform float radius;
+uniform float valueTop;
+uniform int hasValues;
 uniform vec3 colorLow;
 uniform vec3 colorHigh;
-flat in vec3 centre;
-flat in float t;
-out vec4 color;
-// every hit lies behind the sphere's nearest point, the point's own depth: the depth only grows, so the GPU
-// may still reject hidden fragments before running this shader
-layout(depth_greater) out float gl_FragDepth;
-)") + kSphereRayCast + R"(
+uniform vec3 background;
 void main() {
-  vec3 hit, dir;
-  float chord;
-  if (!castOntoSphere(centre, hit, dir, chord)) discard;
+  ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+  if (p.x >= viewport.x || p.y >= viewport.y) return;
+  uint k = uint(p.y * viewport.x + p.x);
+  if (depthBits[k] == kNoSphere) {
+    imageStore(colour, p, vec4(background, 1));
+    return;
+  }
+  uint i = nearestParticle[k];
+  vec3 centre = (view * vec4(position[3 * i], position[3 * i + 1], position[3 * i + 2], 1)).xyz;
+  vec2 ndc = (vec2(p) + 0.5) / vec2(viewport) * 2.0 - 1.0;
+  vec3 dir = normalize(vec3(ndc.x / projection[0][0], ndc.y / projection[1][1], -1.0));
+  float b = dot(dir, centre);
+  vec3 hit = dir * (b - sqrt(max(b * b - dot(centre, centre) + radius * radius, 0.0)));
   vec3 n = (hit - centre) / radius;
-  gl_FragDepth = windowDepth(hit);
+  float t = hasValues != 0 ? clamp(value[i] / valueTop, 0.0, 1.0) : 0.0;
   // a headlight: full colour where the surface faces the camera
   float shade = 0.35 + 0.65 * max(dot(n, -dir), 0.0);
-  color = vec4(mix(colorLow, colorHigh, t) * shade, 1);
+  imageStore(colour, p, vec4(mix(colorLow, colorHigh, t) * shade, 1));
 }
 )";
 
 }  // namespace
 
 struct ParticleRenderer::Gl {
-  GlProgram program{"particles", kSphereSpriteVertex, kFragment};
-  GLuint vertexArray = 0, buffers[2] = {0, 0};
-  Gl() {
-    glGenVertexArrays(1, &vertexArray);
-    glGenBuffers(2, buffers);
-  }
-  ~Gl() {
-    glDeleteBuffers(2, buffers);
-    glDeleteVertexArrays(1, &vertexArray);
-  }
+  GlProgram shade{"particle shading", kShade};
+  SphereSplatting spheres;
+  GLuint buffers[2] = {0, 0};
+  Gl(int width, int height) : spheres(width, height) { glGenBuffers(2, buffers); }
+  ~Gl() { glDeleteBuffers(2, buffers); }
 };
 
 ParticleRenderer::ParticleRenderer(int width, int height)
-    : target_(width, height), gl_(std::make_unique<Gl>()) {}
+    : target_(width, height), gl_(std::make_unique<Gl>(width, height)) {}
 
 ParticleRenderer::~ParticleRenderer() = default;
 
@@ -94,25 +102,26 @@ void ParticleRenderer::draw(const ParticleBuffer& particles, const Camera& camer
 void ParticleRenderer::drawBuffer(unsigned positions, std::size_t count, bool hasValues, const Camera& camera,
                                   const ParticleStyle& style) {
   target_.begin(kBackground);
-  if (count > 0) {
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, positions);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, gl_->buffers[1]);
-    const GlProgram& p = gl_->program;
-    glUseProgram(p.id());
-    const Mat4 view = camera.view(),
-               projection = camera.projection(float(target_.width()) / float(target_.height()));
-    glUniformMatrix4fv(p.uniform("view"), 1, GL_FALSE, view.data());
-    glUniformMatrix4fv(p.uniform("projection"), 1, GL_FALSE, projection.data());
-    glUniform1f(p.uniform("radius"), style.radius);
-    glUniform1f(p.uniform("valueTop"), style.valueTop > 0 ? style.valueTop : 1);
-    glUniform1i(p.uniform("hasValues"), hasValues ? 1 : 0);
-    glUniform3f(p.uniform("colorLow"), style.low.r, style.low.g, style.low.b);
-    glUniform3f(p.uniform("colorHigh"), style.high.r, style.high.g, style.high.b);
-    glUniform2f(p.uniform("viewport"), float(target_.width()), float(target_.height()));
-    glEnable(GL_PROGRAM_POINT_SIZE);
-    glBindVertexArray(gl_->vertexArray);
-    glDrawArrays(GL_POINTS, 0, GLsizei(count));
-  }
+  const Mat4 view = camera.view(),
+             projection = camera.projection(float(target_.width()) / float(target_.height()));
+  SphereSplatting& spheres = gl_->spheres;
+  spheres.nearest(positions, count, view, projection, style.radius, true);
+  const GlProgram& p = gl_->shade;
+  glUseProgram(p.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, positions);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, gl_->buffers[1]);
+  spheres.bindForShading();
+  glUniformMatrix4fv(p.uniform("view"), 1, GL_FALSE, view.data());
+  glUniformMatrix4fv(p.uniform("projection"), 1, GL_FALSE, projection.data());
+  glUniform2i(p.uniform("viewport"), target_.width(), target_.height());
+  glUniform1f(p.uniform("radius"), style.radius);
+  glUniform1f(p.uniform("valueTop"), style.valueTop > 0 ? style.valueTop : 1);
+  glUniform1i(p.uniform("hasValues"), hasValues ? 1 : 0);
+  glUniform3f(p.uniform("colorLow"), style.low.r, style.low.g, style.low.b);
+  glUniform3f(p.uniform("colorHigh"), style.high.r, style.high.g, style.high.b);
+  glUniform3f(p.uniform("background"), kBackground.r, kBackground.g, kBackground.b);
+  spheres.dispatchPixels();
+  spheres.copyColourInto(target_);
   target_.end("particles");
 }
 

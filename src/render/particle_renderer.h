@@ -1,9 +1,8 @@
-// Particles as spheres: one point sprite per particle covering its projected silhouette, ray-cast against
-// the sphere in the fragment shader, so silhouettes, shading and depth are those of true spheres (correct
-// overlaps). A sphere wider on screen than the GL's largest point (2047 pixels on NVIDIA, 255 on llvmpipe)
-// is cut to that square. Coloured by a scalar (speed) through a colour map (kColorLow to kColorHigh unless
-// the style says otherwise), lit by a headlight; a sphere's centre pixel shows its colour unshaded. Drawn
-// into an offscreen framebuffer and read back.
+// Particles as spheres: every pixel of each particle's projected silhouette ray-cast against its sphere
+// (render/sphere_splatting.h, compute shaders), the nearest hit kept, so silhouettes, shading and
+// overlaps are those of true spheres. Coloured by a scalar (speed) through a colour map (kColorLow to
+// kColorHigh unless the style says otherwise), lit by a headlight; a sphere's centre pixel shows its colour
+// unshaded. Drawn into an offscreen framebuffer and read back, or left there for a window to copy.
 #pragma once
 
 #include <eddy/vec3.h>

@@ -1,0 +1,166 @@
+#include "render/sphere_splatting.h"
+
+#include <eddy/error.h>
+
+#include <algorithm>
+#include <string>
+
+#include "render/gl.h"
+#include "render/gl_program.h"
+
+namespace eddy::render {
+
+namespace {
+
+// pass 0: nearest depth; 1: which particle has it; 2: summed chords
+const std::string kWalk = std::string(R"(#version 430 core
+layout(local_size_x = 128) in;
+layout(std430, binding = 0) readonly buffer Positions { float position[]; };
+)") + kSplatBuffers + R"(
+uniform mat4 view;
+uniform mat4 projection;
+uniform ivec2 viewport;
+uniform float radius;
+uniform uint count;
+uniform int pass;
+// the tangent slopes (coordinate / depth) of a circle at (c, depth) seen from the origin
+vec2 tangents(float c, float depth) {
+  float d2 = depth * depth - radius * radius;
+  float root = radius * sqrt(max(c * c + d2, 0.0));
+  return vec2(c * depth - root, c * depth + root) / d2;
+}
+void main() {
+  uint i = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * 128u + gl_LocalInvocationID.x;
+  if (i >= count) return;
+  vec3 centre = (view * vec4(position[3 * i], position[3 * i + 1], position[3 * i + 2], 1)).xyz;
+  float depth = -centre.z;
+  if (depth <= radius * 1.001) return;  // the eye inside or behind the sphere: not drawn
+  vec2 sx = tangents(centre.x, depth) * projection[0][0], sy = tangents(centre.y, depth) * projection[1][1];
+  // the pixels whose centres the silhouette's bounds enclose, and one more on each side for round-off
+  vec2 size = vec2(viewport);
+  ivec2 lo = max(ivec2(ceil((vec2(sx.x, sy.x) * 0.5 + 0.5) * size - 0.5)) - 1, ivec2(0));
+  ivec2 hi = min(ivec2(floor((vec2(sx.y, sy.y) * 0.5 + 0.5) * size - 0.5)) + 1, viewport - 1);
+  float cc = dot(centre, centre), r2 = radius * radius;
+  for (int y = lo.y; y <= hi.y; ++y) {
+    for (int x = lo.x; x <= hi.x; ++x) {
+      vec2 ndc = (vec2(x, y) + 0.5) / size * 2.0 - 1.0;
+      vec3 dir = normalize(vec3(ndc.x / projection[0][0], ndc.y / projection[1][1], -1.0));
+      float b = dot(dir, centre);
+      float disc = b * b - cc + r2;
+      if (disc < 0.0) continue;
+      uint p = uint(y * viewport.x + x);
+      if (pass == 2) {
+        // spheres of radius r fill pi / 6 of the cube of side 2 r each particle stands for
+        atomicAdd(thicknessFixed[p], uint(2.0 * sqrt(disc) * 1.9098593 / kThicknessPerUnit + 0.5));
+        continue;
+      }
+      uint bits = floatBitsToUint(-dir.z * (b - sqrt(disc)));  // the hit's view-space depth
+      if (pass == 0)
+        atomicMin(depthBits[p], bits);
+      else if (depthBits[p] == bits)
+        nearestParticle[p] = i;
+    }
+  }
+}
+)";
+
+GLuint pixelBuffer(int width, int height) {
+  GLuint id = 0;
+  glGenBuffers(1, &id);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, id);
+  glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(width) * height * 4, nullptr, GL_DYNAMIC_COPY);
+  return id;
+}
+
+void fill(GLuint buffer, GLuint value) {
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
+  glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &value);
+}
+
+}  // namespace
+
+struct SphereSplatting::Programs {
+  GlProgram walk{"sphere splatting", kWalk};
+};
+
+SphereSplatting::SphereSplatting(int width, int height)
+    : width_(width),
+      height_(height),
+      depth_(pixelBuffer(width, height)),
+      particle_(pixelBuffer(width, height)),
+      thickness_(pixelBuffer(width, height)),
+      programs_(std::make_unique<Programs>()) {
+  glGenTextures(1, &colour_);
+  glBindTexture(GL_TEXTURE_2D, colour_);
+  glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, width, height);
+  glGenFramebuffers(1, &colourFramebuffer_);
+  glBindFramebuffer(GL_FRAMEBUFFER, colourFramebuffer_);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, colour_, 0);
+  if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+    throw RuntimeFailure("render: the GL cannot make an RGBA8 image for compute shading");
+}
+
+SphereSplatting::~SphereSplatting() {
+  glDeleteFramebuffers(1, &colourFramebuffer_);
+  glDeleteTextures(1, &colour_);
+  const GLuint buffers[3] = {depth_, particle_, thickness_};
+  glDeleteBuffers(3, buffers);
+}
+
+void SphereSplatting::walk(int pass, unsigned positions, std::size_t count, const Mat4& view,
+                           const Mat4& projection, float radius) {
+  if (count == 0) return;
+  const GlProgram& p = programs_->walk;
+  glUseProgram(p.id());
+  glUniformMatrix4fv(p.uniform("view"), 1, GL_FALSE, view.data());
+  glUniformMatrix4fv(p.uniform("projection"), 1, GL_FALSE, projection.data());
+  glUniform2i(p.uniform("viewport"), width_, height_);
+  glUniform1f(p.uniform("radius"), radius);
+  glUniform1ui(p.uniform("count"), GLuint(count));
+  glUniform1i(p.uniform("pass"), pass);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, positions);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, depth_);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, particle_);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, thickness_);
+  // groups of 128 particles, in rows of at most 65535 groups (the smallest limit GL allows)
+  const std::size_t groups = (count + 127) / 128;
+  const GLuint across = GLuint(std::min<std::size_t>(groups, 65535));
+  glDispatchCompute(across, GLuint((groups + across - 1) / across), 1);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
+void SphereSplatting::nearest(unsigned positions, std::size_t count, const Mat4& view, const Mat4& projection,
+                              float radius, bool particles) {
+  fill(depth_, ~GLuint(0));
+  walk(0, positions, count, view, projection, radius);
+  if (particles) walk(1, positions, count, view, projection, radius);
+}
+
+void SphereSplatting::thickness(unsigned positions, std::size_t count, const Mat4& view,
+                                const Mat4& projection, float radius) {
+  fill(thickness_, 0);
+  walk(2, positions, count, view, projection, radius);
+}
+
+void SphereSplatting::bindForShading() const {
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, depth_);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, particle_);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, thickness_);
+  glBindImageTexture(0, colour_, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+}
+
+void SphereSplatting::dispatchPixels() const {
+  glDispatchCompute(GLuint((width_ + 15) / 16), GLuint((height_ + 15) / 16), 1);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+}
+
+void SphereSplatting::copyColourInto(OffscreenTarget& target) const {
+  glMemoryBarrier(GL_FRAMEBUFFER_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, colourFramebuffer_);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target.framebuffer());
+  glBlitFramebuffer(0, 0, width_, height_, 0, 0, target.width(), target.height(), GL_COLOR_BUFFER_BIT,
+                    GL_NEAREST);
+  target.bind();
+}
+
+}  // namespace eddy::render

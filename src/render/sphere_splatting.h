@@ -1,0 +1,68 @@
+// Particles as spheres, drawn by compute shaders instead of the raster pipeline. Each particle walks the
+// pixels of its projected silhouette (the tangent bounds of render/sphere_sprites.h), casts each pixel's
+// ray onto its sphere and merges the hit with atomics into per-pixel buffers:
+//   - the nearest hit's view-space depth: atomicMin on its bits (positive floats order as their bits);
+//   - which particle that hit belongs to (a second walk writes the index where its depth won);
+//   - the summed chord lengths inside the spheres, times 6 / pi (the water the spheres stand for), in
+//     fixed point so that the sum is an integer atomicAdd.
+// Per-pixel passes (render/particle_renderer.cpp, render/screen_space_fluid_renderer.cpp) then read those
+// buffers and write the picture into an RGBA8 image that is copied into the renderer's target.
+//
+// Why compute: a data-centre GPU runs vertex and pixel shaders on a few of its multiprocessors (the H100
+// on two of its texture processing clusters), compute shaders on all of them; a million point sprites
+// there take milliseconds in the rasteriser and a fraction of one as compute. The pictures are the same
+// on every GL: the pixel centres, ray cast and nearest-hit rule are those of the sprites.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include "render/camera.h"
+#include "render/offscreen_target.h"
+
+namespace eddy::render {
+
+// storage-buffer bindings: particles in 0 (positions, packed xyz floats) and 1 (values), per-pixel buffers
+// from 2 on
+inline constexpr const char* kSplatBuffers = R"(
+layout(std430, binding = 2) buffer SplatDepth { uint depthBits[]; };         // ~0u where no sphere
+layout(std430, binding = 3) buffer SplatParticle { uint nearestParticle[]; };
+layout(std430, binding = 4) buffer SplatThickness { uint thicknessFixed[]; };
+const float kThicknessPerUnit = 1.0 / 1048576.0;  // metres per fixed-point unit
+const uint kNoSphere = 0xffffffffu;
+)";
+
+class SphereSplatting {
+ public:
+  // needs a current OpenGL 4.3 context
+  SphereSplatting(int width, int height);
+  ~SphereSplatting();
+  SphereSplatting(const SphereSplatting&) = delete;
+  SphereSplatting& operator=(const SphereSplatting&) = delete;
+
+  // the nearest sphere per pixel (depthBits), and with `particles` which one (nearestParticle); positions
+  // is a GL buffer of packed xyz floats
+  void nearest(unsigned positions, std::size_t count, const Mat4& view, const Mat4& projection, float radius,
+               bool particles);
+  // the summed chords per pixel (thicknessFixed)
+  void thickness(unsigned positions, std::size_t count, const Mat4& view, const Mat4& projection,
+                 float radius);
+  // binds the per-pixel buffers (2, 3, 4) and the colour image (image unit 0, rgba8, write-only) for a
+  // per-pixel pass
+  void bindForShading() const;
+  // runs the program in use over every pixel, in 16 x 16 groups
+  void dispatchPixels() const;
+  // the colour image, as the per-pixel pass left it, into the target's framebuffer
+  void copyColourInto(OffscreenTarget& target) const;
+
+ private:
+  void walk(int pass, unsigned positions, std::size_t count, const Mat4& view, const Mat4& projection,
+            float radius);
+  int width_, height_;
+  unsigned depth_ = 0, particle_ = 0, thickness_ = 0;  // per-pixel storage buffers
+  unsigned colour_ = 0, colourFramebuffer_ = 0;        // the picture, and a framebuffer to copy it from
+  struct Programs;
+  std::unique_ptr<Programs> programs_;
+};
+
+}  // namespace eddy::render
