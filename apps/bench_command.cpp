@@ -317,10 +317,11 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& o) {
       "--render", o.render,
       "Time drawing the dam break's particles (OpenGL through EGL; GPU time of the draw and wall clock "
       "with upload and read-back) instead of substeps; --surface-repeats and --settle-frames apply.");
-  sub->add_option("--render-mode", o.renderMode,
-                  "What --render draws: particles (spheres coloured by speed, the default) or ssfr "
-                  "(screen-space fluid).")
-      ->check(CLI::IsMember({"particles", "ssfr"}));
+  sub->add_option(
+         "--render-mode", o.renderMode,
+         "What --render draws: particles (spheres coloured by speed, the default), ssfr "
+         "(screen-space fluid) or surface (the Zhu-Bridson mesh, built once; only drawing is timed).")
+      ->check(CLI::IsMember({"particles", "ssfr", "surface"}));
   sub->add_option("--render-size", o.renderSize, "Image size for --render (default 1920x1080).")
       ->type_name("WxH");
   sub->add_flag("--surface", o.surface,

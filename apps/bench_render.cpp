@@ -10,11 +10,14 @@
 #include <memory>
 #include <vector>
 
+#include "render_command.h"
+
 #ifdef EDDY_WITH_RENDER
 #include "render/camera.h"
 #include "render/gl_context.h"
 #include "render/particle_renderer.h"
 #include "render/screen_space_fluid_renderer.h"
+#include "render/surface_renderer.h"
 #endif
 
 namespace eddy::app {
@@ -32,33 +35,37 @@ double median(std::vector<double> v) {
 
 int benchRender(const BenchOptions& o, const SceneDesc& base, double volume, Backend backend) {
   int width = 0, height = 0;
-  char x = 0;
-  if (std::sscanf(o.renderSize.c_str(), "%d%c%d", &width, &x, &height) != 3 || x != 'x' || width <= 0 ||
-      height <= 0)
-    throw InputError("bench: --render-size '" + o.renderSize +
-                     "': expected WIDTHxHEIGHT, for example 1920x1080");
+  parseSize(o.renderSize, "bench: --render-size", width, height);
   render::HeadlessGl gl;
-  const bool ssfr = o.renderMode == "ssfr";
+  const bool ssfr = o.renderMode == "ssfr", surface = o.renderMode == "surface";
   std::unique_ptr<render::ParticleRenderer> spheres;
   std::unique_ptr<render::ScreenSpaceFluidRenderer> fluid;
+  std::unique_ptr<render::SurfaceRenderer> water;
   if (ssfr)
     fluid = std::make_unique<render::ScreenSpaceFluidRenderer>(width, height);
+  else if (surface)
+    water = std::make_unique<render::SurfaceRenderer>(width, height);
   else
     spheres = std::make_unique<render::ParticleRenderer>(width, height);
   std::printf(
       "eddy bench --render: %s at %dx%d, %s (EGL %s); the dam break after %d frames on %s; median of %d\n",
-      ssfr ? "screen-space fluid (4 passes)" : "particles (spheres coloured by speed)", width, height,
-      gl.renderer().c_str(), gl.platform().c_str(), o.settleFrames, backendName(backend), o.surfaceRepeats);
+      ssfr      ? "screen-space fluid (4 passes)"
+      : surface ? "the surface mesh (Zhu-Bridson, built once), water shading"
+                : "particles (spheres coloured by speed)",
+      width, height, gl.renderer().c_str(), gl.platform().c_str(), o.settleFrames, backendName(backend),
+      o.surfaceRepeats);
   std::printf("%12s %12s %12s\n", "particles", "draw ms", "wall ms");
   bool skipped = false;
   for (long long n : o.particles) {
     SceneDesc scene = base;
     scene.fluid.spacing = Real(std::cbrt(volume / double(n)));
     HostParticles host;
+    TriangleMesh mesh;
     try {
       std::unique_ptr<Simulation> sim = createSimulation(scene, backend);
       for (int f = 0; f < o.settleFrames; ++f) sim->advanceFrame();
       sim->copyParticles(host);
+      if (surface) sim->buildSurface(mesh);
     } catch (const RuntimeFailure& e) {
       std::printf("%12lld skipped: %s\n", n, e.what());
       skipped = true;
@@ -77,6 +84,10 @@ int benchRender(const BenchOptions& o, const SceneDesc& base, double volume, Bac
       if (ssfr) {
         fluid->render(host.position, camera, fluidStyle);
         return fluid->drawMilliseconds();
+      }
+      if (surface) {
+        water->render(mesh, camera);
+        return water->drawMilliseconds();
       }
       spheres->render(host.position, speeds, camera, style);
       return spheres->drawMilliseconds();
