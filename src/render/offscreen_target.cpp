@@ -2,6 +2,7 @@
 
 #include <eddy/error.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -10,21 +11,29 @@
 namespace eddy::render {
 
 OffscreenTarget::OffscreenTarget(int width, int height) : width_(width), height_(height) {
-  GLint largest = 0;
+  GLint largest = 0, texture = 0;
   glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &largest);
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &texture);
+  largest = std::min(largest, texture);
   if (width <= 0 || height <= 0 || width > largest || height > largest)
     throw InputError("render: --size " + std::to_string(width) + "x" + std::to_string(height) +
                      ": each side must be 1 to " + std::to_string(largest) + " pixels on this GL");
   glGenFramebuffers(1, &framebuffer_);
   glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_);
-  glGenRenderbuffers(1, &colour_);
-  glBindRenderbuffer(GL_RENDERBUFFER, colour_);
-  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
-  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, colour_);
-  glGenRenderbuffers(1, &depth_);
-  glBindRenderbuffer(GL_RENDERBUFFER, depth_);
-  glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, width, height);
-  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, depth_);
+  // textures, not renderbuffers: compute passes read the colour and depth drawn so far
+  glGenTextures(1, &colour_);
+  glBindTexture(GL_TEXTURE_2D, colour_);
+  glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, width, height);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, colour_, 0);
+  glGenTextures(1, &depth_);
+  glBindTexture(GL_TEXTURE_2D, depth_);
+  glTexStorage2D(GL_TEXTURE_2D, 1, GL_DEPTH_COMPONENT24, width, height);
+  for (GLuint t : {colour_, depth_}) {
+    glBindTexture(GL_TEXTURE_2D, t);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  }
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, depth_, 0);
   if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
     throw RuntimeFailure("render: the GL cannot make a " + std::to_string(width) + "x" +
                          std::to_string(height) + " framebuffer");
@@ -33,8 +42,8 @@ OffscreenTarget::OffscreenTarget(int width, int height) : width_(width), height_
 
 OffscreenTarget::~OffscreenTarget() {
   glDeleteQueries(1, &timer_);
-  glDeleteRenderbuffers(1, &colour_);
-  glDeleteRenderbuffers(1, &depth_);
+  glDeleteTextures(1, &colour_);
+  glDeleteTextures(1, &depth_);
   glDeleteFramebuffers(1, &framebuffer_);
 }
 

@@ -37,6 +37,9 @@ class OffscreenTarget {
   // copies the picture into the framebuffer given (0: the window's), scaled to width x height
   void copyTo(unsigned framebuffer, int width, int height) const;
   unsigned framebuffer() const { return framebuffer_; }
+  // the colour (RGBA8) and depth (24-bit) textures the framebuffer draws into
+  unsigned colourTexture() const { return colour_; }
+  unsigned depthTexture() const { return depth_; }
   // the GPU's time between begin and end (a GL timer query), without uploads and the read-back; after end
   // without read, the time of the picture before (so that drawing never waits for the query)
   double drawMilliseconds() const { return drawMs_; }

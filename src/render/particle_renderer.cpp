@@ -27,13 +27,12 @@ uniform float valueTop;
 uniform int hasValues;
 uniform vec3 colorLow;
 uniform vec3 colorHigh;
-uniform vec3 background;
 void main() {
   ivec2 p = ivec2(gl_GlobalInvocationID.xy);
   if (p.x >= viewport.x || p.y >= viewport.y) return;
   uint k = uint(p.y * viewport.x + p.x);
   if (depthBits[k] == kNoSphere) {
-    imageStore(colour, p, vec4(background, 1));
+    imageStore(colour, p, texelFetch(scene, p, 0));
     return;
   }
   uint i = nearestParticle[k];
@@ -105,12 +104,12 @@ void ParticleRenderer::drawBuffer(unsigned positions, std::size_t count, bool ha
   const Mat4 view = camera.view(),
              projection = camera.projection(float(target_.width()) / float(target_.height()));
   SphereSplatting& spheres = gl_->spheres;
-  spheres.nearest(positions, count, view, projection, style.radius, true);
+  spheres.nearest(positions, count, view, projection, style.radius, true, target_);
   const GlProgram& p = gl_->shade;
   glUseProgram(p.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, positions);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, gl_->buffers[1]);
-  spheres.bindForShading();
+  spheres.bindForShading(target_);
   glUniformMatrix4fv(p.uniform("view"), 1, GL_FALSE, view.data());
   glUniformMatrix4fv(p.uniform("projection"), 1, GL_FALSE, projection.data());
   glUniform2i(p.uniform("viewport"), target_.width(), target_.height());
@@ -119,7 +118,6 @@ void ParticleRenderer::drawBuffer(unsigned positions, std::size_t count, bool ha
   glUniform1i(p.uniform("hasValues"), hasValues ? 1 : 0);
   glUniform3f(p.uniform("colorLow"), style.low.r, style.low.g, style.low.b);
   glUniform3f(p.uniform("colorHigh"), style.high.r, style.high.g, style.high.b);
-  glUniform3f(p.uniform("background"), kBackground.r, kBackground.g, kBackground.b);
   spheres.dispatchPixels();
   spheres.copyColourInto(target_);
   target_.end("particles");

@@ -76,14 +76,16 @@ void main() {
 )";
 
 // normals from the smoothed depth (source), then water shading in world space with the smoothed thickness
-// (guide); the background where there is no water
+// (guide): the scenery behind the water seen through it, displaced along the normal by as much as the
+// water is thick (screen-space refraction), and absorbed over that thickness; the scenery alone where
+// there is no water
 const std::string kShade = kPixelPass + R"(
 layout(rgba8, binding = 0) uniform writeonly image2D colour;
 uniform mat4 projection;
 uniform mat3 viewToWorld;
 uniform vec3 sun;
-uniform vec3 background;
 uniform vec3 absorption;
+uniform float refraction;  // pixels of displacement per metre of water and unit normal slant, at unit depth
 )" + kWaterShading + R"(
 vec3 viewPosition(ivec2 p, float d) {
   vec2 ndc = (vec2(p) + 0.5) / vec2(viewport) * 2.0 - 1.0;
@@ -104,14 +106,17 @@ void main() {
   if (p.x >= viewport.x || p.y >= viewport.y) return;
   float d = source[pixel(p)];
   if (d <= 0.0) {
-    imageStore(colour, p, vec4(background, 1));
+    imageStore(colour, p, texelFetch(scene, p, 0));
     return;
   }
   vec3 c = viewPosition(p, d);
   vec3 n = cross(along(p, c, ivec2(1, 0)), along(p, c, ivec2(0, 1)));
   n = length(n) > 0.0 ? normalize(n) : vec3(0, 0, 1);
   vec3 v = viewToWorld * normalize(-c);
-  vec3 transmitted = background * exp(-absorption * guide[pixel(p)]);
+  float thickness = guide[pixel(p)];
+  vec2 shift = clamp(-n.xy * refraction * min(thickness, 0.5) / d, vec2(-48.0), vec2(48.0));
+  ivec2 behind = clamp(p + ivec2(round(shift)), ivec2(0), viewport - 1);
+  vec3 transmitted = texelFetch(scene, behind, 0).rgb * exp(-absorption * thickness);
   imageStore(colour, p, vec4(shadeWater(viewToWorld * n, v, transmitted, sun), 1));
 }
 )";
@@ -195,12 +200,12 @@ void ScreenSpaceFluidRenderer::drawBuffer(unsigned positions, std::size_t partic
   const Mat4 view = camera.view(), projection = camera.projection(float(w) / float(h));
 
   // 1. and 2. the nearest depth and the thickness, splatted, then as floats
-  gl.spheres.nearest(positions, particleCount, view, projection, style.radius, false);
-  gl.spheres.thickness(positions, particleCount, view, projection, style.radius);
+  gl.spheres.nearest(positions, particleCount, view, projection, style.radius, false, target_);
+  gl.spheres.thickness(positions, particleCount, view, projection, style.radius, target_);
   auto run = [&](const GlProgram& p) {
     glUseProgram(p.id());
     glUniform2i(p.uniform("viewport"), w, h);
-    gl.spheres.bindForShading();
+    gl.spheres.bindForShading(target_);
   };
   run(gl.resolve);
   Gl::bindPass(gl.thickness, gl.depth, gl.depth);  // source: thickness out; result: depth out
@@ -241,8 +246,9 @@ void ScreenSpaceFluidRenderer::drawBuffer(unsigned positions, std::size_t partic
   const float viewToWorld[9] = {m[0], m[4], m[8], m[1], m[5], m[9], m[2], m[6], m[10]};
   glUniformMatrix3fv(shade.uniform("viewToWorld"), 1, GL_FALSE, viewToWorld);
   glUniform3f(shade.uniform("sun"), style.sun.x, style.sun.y, style.sun.z);
-  glUniform3f(shade.uniform("background"), kBackground.r, kBackground.g, kBackground.b);
   glUniform3f(shade.uniform("absorption"), style.absorption.r, style.absorption.g, style.absorption.b);
+  // water bends a ray by about (1 - 1 / 1.33) of its slant: a quarter of the thickness, in pixels
+  glUniform1f(shade.uniform("refraction"), 0.25f * projection[5] * 0.5f * float(h));
   environment_.bind(shade, 2);
   gl.spheres.dispatchPixels();
   gl.spheres.copyColourInto(target_);

@@ -23,6 +23,12 @@ uniform ivec2 viewport;
 uniform float radius;
 uniform uint count;
 uniform int pass;
+uniform sampler2D sceneDepth;  // the target's depth: what was drawn before the water hides it
+// how far along the unit ray dir through pixel (x, y) the scenery drawn before lies
+float sceneDistance(int x, int y, vec3 dir) {
+  float ndc = 2.0 * texelFetch(sceneDepth, ivec2(x, y), 0).r - 1.0;
+  return projection[3][2] / (ndc + projection[2][2]) / -dir.z;
+}
 // the tangent slopes (coordinate / depth) of a circle at (c, depth) seen from the origin
 vec2 tangents(float c, float depth) {
   float d2 = depth * depth - radius * radius;
@@ -49,12 +55,16 @@ void main() {
       float disc = b * b - cc + r2;
       if (disc < 0.0) continue;
       uint p = uint(y * viewport.x + x);
+      float halfChord = sqrt(disc), scene = sceneDistance(x, y, dir);
       if (pass == 2) {
-        // spheres of radius r fill pi / 6 of the cube of side 2 r each particle stands for
-        atomicAdd(thicknessFixed[p], uint(2.0 * sqrt(disc) * 1.9098593 / kThicknessPerUnit + 0.5));
+        // the chord in front of the scenery; spheres of radius r fill pi / 6 of the cube of side 2 r each
+        // particle stands for
+        float chord = min(b + halfChord, scene) - (b - halfChord);
+        if (chord > 0.0) atomicAdd(thicknessFixed[p], uint(chord * 1.9098593 / kThicknessPerUnit + 0.5));
         continue;
       }
-      uint bits = floatBitsToUint(-dir.z * (b - sqrt(disc)));  // the hit's view-space depth
+      if (b - halfChord > scene) continue;  // behind the scenery
+      uint bits = floatBitsToUint(-dir.z * (b - halfChord));  // the hit's view-space depth
       if (pass == 0)
         atomicMin(depthBits[p], bits);
       else if (depthBits[p] == bits)
@@ -108,10 +118,14 @@ SphereSplatting::~SphereSplatting() {
 }
 
 void SphereSplatting::walk(int pass, unsigned positions, std::size_t count, const Mat4& view,
-                           const Mat4& projection, float radius) {
+                           const Mat4& projection, float radius, unsigned sceneDepth) {
   if (count == 0) return;
   const GlProgram& p = programs_->walk;
   glUseProgram(p.id());
+  glActiveTexture(GL_TEXTURE3);
+  glBindTexture(GL_TEXTURE_2D, sceneDepth);
+  glActiveTexture(GL_TEXTURE0);
+  glUniform1i(p.uniform("sceneDepth"), 3);
   glUniformMatrix4fv(p.uniform("view"), 1, GL_FALSE, view.data());
   glUniformMatrix4fv(p.uniform("projection"), 1, GL_FALSE, projection.data());
   glUniform2i(p.uniform("viewport"), width_, height_);
@@ -130,19 +144,23 @@ void SphereSplatting::walk(int pass, unsigned positions, std::size_t count, cons
 }
 
 void SphereSplatting::nearest(unsigned positions, std::size_t count, const Mat4& view, const Mat4& projection,
-                              float radius, bool particles) {
+                              float radius, bool particles, const OffscreenTarget& scene) {
   fill(depth_, ~GLuint(0));
-  walk(0, positions, count, view, projection, radius);
-  if (particles) walk(1, positions, count, view, projection, radius);
+  walk(0, positions, count, view, projection, radius, scene.depthTexture());
+  if (particles) walk(1, positions, count, view, projection, radius, scene.depthTexture());
 }
 
 void SphereSplatting::thickness(unsigned positions, std::size_t count, const Mat4& view,
-                                const Mat4& projection, float radius) {
+                                const Mat4& projection, float radius, const OffscreenTarget& scene) {
   fill(thickness_, 0);
-  walk(2, positions, count, view, projection, radius);
+  walk(2, positions, count, view, projection, radius, scene.depthTexture());
 }
 
-void SphereSplatting::bindForShading() const {
+void SphereSplatting::bindForShading(const OffscreenTarget& scene) const {
+  // the scenery's colour on unit 4: what shows where there is no water, and through it
+  glActiveTexture(GL_TEXTURE4);
+  glBindTexture(GL_TEXTURE_2D, scene.colourTexture());
+  glActiveTexture(GL_TEXTURE0);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, depth_);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, particle_);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, thickness_);

@@ -30,6 +30,7 @@ layout(std430, binding = 3) buffer SplatParticle { uint nearestParticle[]; };
 layout(std430, binding = 4) buffer SplatThickness { uint thicknessFixed[]; };
 const float kThicknessPerUnit = 1.0 / 1048576.0;  // metres per fixed-point unit
 const uint kNoSphere = 0xffffffffu;
+layout(binding = 4) uniform sampler2D scene;  // the scenery drawn before the water (the background, a floor)
 )";
 
 class SphereSplatting {
@@ -41,15 +42,16 @@ class SphereSplatting {
   SphereSplatting& operator=(const SphereSplatting&) = delete;
 
   // the nearest sphere per pixel (depthBits), and with `particles` which one (nearestParticle); positions
-  // is a GL buffer of packed xyz floats
+  // is a GL buffer of packed xyz floats. Spheres behind what `scene` holds in its depth (the scenery drawn
+  // before) are hidden.
   void nearest(unsigned positions, std::size_t count, const Mat4& view, const Mat4& projection, float radius,
-               bool particles);
-  // the summed chords per pixel (thicknessFixed)
+               bool particles, const OffscreenTarget& scene);
+  // the summed chords per pixel in front of the scenery (thicknessFixed)
   void thickness(unsigned positions, std::size_t count, const Mat4& view, const Mat4& projection,
-                 float radius);
-  // binds the per-pixel buffers (2, 3, 4) and the colour image (image unit 0, rgba8, write-only) for a
-  // per-pixel pass
-  void bindForShading() const;
+                 float radius, const OffscreenTarget& scene);
+  // binds the per-pixel buffers (2, 3, 4), the colour image (image unit 0, rgba8, write-only) and the
+  // scene's colour (texture unit 4: `scene` in kSplatBuffers) for a per-pixel pass
+  void bindForShading(const OffscreenTarget& scene) const;
   // runs the program in use over every pixel, in 16 x 16 groups
   void dispatchPixels() const;
   // the colour image, as the per-pixel pass left it, into the target's framebuffer
@@ -57,7 +59,7 @@ class SphereSplatting {
 
  private:
   void walk(int pass, unsigned positions, std::size_t count, const Mat4& view, const Mat4& projection,
-            float radius);
+            float radius, unsigned sceneDepth);
   int width_, height_;
   unsigned depth_ = 0, particle_ = 0, thickness_ = 0;  // per-pixel storage buffers
   unsigned colour_ = 0, colourFramebuffer_ = 0;        // the picture, and a framebuffer to copy it from
