@@ -25,6 +25,7 @@
 #include "render/color_bar.h"
 #include "render/gl_context.h"
 #include "render/particle_renderer.h"
+#include "render/scenery.h"
 #include "render/screen_space_fluid_renderer.h"
 #include "render/surface_renderer.h"
 #endif
@@ -261,6 +262,15 @@ int renderCommand(const RenderOptions& o) {
     fluidRenderer->setEnvironment(environment);
   } else
     particleRenderer = std::make_unique<render::ParticleRenderer>(width, height);
+  // the floor and the colliders of the run's scene behind the water (a mesh that cannot be read stops
+  // here, before anything is written)
+  std::unique_ptr<render::Scenery> scenery;
+  if (!sceneFile.empty() && look.scenery) {
+    scenery = std::make_unique<render::Scenery>(scene);
+    if (surfaceRenderer) surfaceRenderer->setScenery(scenery.get());
+    if (fluidRenderer) fluidRenderer->setScenery(scenery.get());
+    if (particleRenderer) particleRenderer->setScenery(scenery.get());
+  }
   // the camera frames every frame: the corners of their common box
   std::vector<Vec3> corners;
   for (int c = 0; c < 8; ++c)
@@ -321,6 +331,7 @@ int renderCommand(const RenderOptions& o) {
     readMs += since(t0);
     t0 = Clock::now();
     render::Image image;
+    if (scenery) scenery->setTime(std::stod(frames[i].number) / double(scene.time.fps));
     if (surfaces) {
       image = surfaceRenderer->render(mesh, camera, water);
     } else if (ssfr) {

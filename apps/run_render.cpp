@@ -15,6 +15,7 @@
 #include "render/particle_buffer.h"
 #include "render/particle_renderer.h"
 #include "render/scene_look.h"
+#include "render/scenery.h"
 #include "render/screen_space_fluid_renderer.h"
 #include "render/surface_renderer.h"
 #endif
@@ -35,6 +36,7 @@ struct InRunRenderer::Impl {
   render::ParticleStyle sphereStyle;
   render::FluidStyle fluidStyle;
   render::WaterStyle waterStyle;
+  std::unique_ptr<render::Scenery> scenery;
   TriangleMesh mesh;
 };
 
@@ -60,6 +62,12 @@ InRunRenderer::InRunRenderer(const SceneDesc& scene, const std::string& outDir, 
   } else {
     r.spheres = std::make_unique<render::ParticleRenderer>(width, height);
   }
+  if (r.look.scenery) {
+    r.scenery = std::make_unique<render::Scenery>(scene);
+    if (r.fluid) r.fluid->setScenery(r.scenery.get());
+    if (r.surface) r.surface->setScenery(r.scenery.get());
+    if (r.spheres) r.spheres->setScenery(r.scenery.get());
+  }
 }
 
 InRunRenderer::~InRunRenderer() = default;
@@ -67,6 +75,7 @@ InRunRenderer::~InRunRenderer() = default;
 void InRunRenderer::draw(Simulation& sim, int frame) {
   Impl& r = *impl_;
   render::Image image;
+  if (r.scenery) r.scenery->setTime(sim.time());
   if (r.surface) {  // the mesh is built on the device and comes back for the GL
     sim.buildSurface(r.mesh);
     image = r.surface->render(r.mesh, r.camera, r.waterStyle);

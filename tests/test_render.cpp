@@ -2,6 +2,7 @@
 // there is no GPU): particles cover the pixels they project to and nothing else, and take the colour map's
 // ends. Skipped, with the reason, where the build has no renderer or no EGL display can be opened.
 #include <eddy/error.h>
+#include <eddy/scene_io.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,6 +23,7 @@
 #include "render/gl_context.h"
 #include "render/image.h"
 #include "render/particle_renderer.h"
+#include "render/scenery.h"
 #include "render/screen_space_fluid_renderer.h"
 #include "render/surface_renderer.h"
 #include "render_checks.h"
@@ -282,6 +284,49 @@ TEST_F(Render, EnvironmentImageIsReflected) {
 // (tests/data/render/). A mean difference above 1.5 steps of 255 per channel fails. Regenerating them is a
 // deliberate, reviewed commit: EDDY_WRITE_REFERENCES=1 ./build/tests/eddy_cpu_tests
 // --gtest_filter=Render.ReferencePictures
+// A sphere collider in front of a wall of water hides the water behind it, the floor shows below, and the
+// water in front of a collider hides it; in ssfr the floor seen through the water is shifted by refraction
+TEST_F(Render, SceneryHidesWaterBehindItAndShowsTheFloor) {
+  eddy::SceneDesc scene = eddy::loadScene("", {"fluid.spacing=0.02"});
+  scene.domain.min = {0, 0, 0};
+  scene.domain.max = {1, 1, 1};
+  eddy::ColliderDesc ball;
+  ball.shape.type = "sphere";
+  ball.shape.center = {0.5f, 0.5f, 0.6f};
+  ball.shape.radius = 0.15f;
+  scene.colliders = {ball};
+  std::vector<Vec3> wall;  // a sheet of water behind the ball, seen from +z
+  for (int i = 0; i < 40; ++i)
+    for (int j = 0; j < 30; ++j) wall.push_back({0.1f + 0.02f * float(i), 0.2f + 0.02f * float(j), 0.3f});
+  Camera camera;
+  camera.position = {0.5f, 0.5f, 3};
+  camera.target = {0.5f, 0.5f, 0.5f};
+  const float radius = 0.01f;
+  Scenery scenery(scene);
+  EXPECT_EQ(scenery.partCount(), 2u);  // the floor and the ball
+  ParticleRenderer renderer(kWidth, kHeight);
+  const Image bare = renderer.render(wall, {}, camera, {radius, 1});
+  renderer.setScenery(&scenery);
+  const Image withBall = renderer.render(wall, {}, camera, {radius, 1});
+  auto blue = [](const std::uint8_t* p) { return p[2] > p[0] + 60; };
+  const int cx = kWidth / 2, cy = kHeight / 2;
+  EXPECT_TRUE(blue(bare.at(cx, cy))) << "no water at the centre without the ball";
+  EXPECT_FALSE(blue(withBall.at(cx, cy))) << "the ball does not hide the water behind it";
+  EXPECT_LT(std::abs(int(withBall.at(cx, cy)[0]) - int(withBall.at(cx, cy)[2])), 60);  // the ball's stone
+  // the water beside the ball still shows, the floor below the water is drawn
+  float px, py, depth;
+  camera.project({0.15f, 0.5f, 0.3f}, kWidth, kHeight, px, py, depth);
+  EXPECT_TRUE(blue(withBall.at(int(px), int(py))));
+  camera.project({0.5f, 0.0f, 0.8f}, kWidth, kHeight, px, py, depth);
+  EXPECT_TRUE(isBackground(bare, int(px), int(py)));
+  EXPECT_FALSE(isBackground(withBall, int(px), int(py))) << "no floor";
+  // water in front of the ball hides it
+  std::vector<Vec3> front = wall;
+  for (Vec3& p : front) p.z = 0.9f;
+  const Image inFront = renderer.render(front, {}, camera, {radius, 1});
+  EXPECT_TRUE(blue(inFront.at(cx, cy))) << "the ball shows through the water in front of it";
+}
+
 TEST_F(Render, ReferencePictures) {
   if (gl_->renderer().find("llvmpipe") == std::string::npos)
     GTEST_SKIP() << "the references are llvmpipe's pictures; this GL is " << gl_->renderer();

@@ -390,7 +390,7 @@ TEST(SceneIo, WriterWritesEveryKeyWithShortNumbers) {
     EXPECT_TRUE(doc.contains(key)) << key;
   }
   EXPECT_EQ(doc.size(), 15u);
-  EXPECT_EQ(doc["render"].size(), 10u);
+  EXPECT_EQ(doc["render"].size(), 11u);
   EXPECT_EQ(doc["probes"], nlohmann::json::array());
   EXPECT_EQ(doc["surface"].size(), 7u);
   EXPECT_EQ(doc["surface"]["enabled"], false);

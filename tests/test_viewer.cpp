@@ -206,9 +206,12 @@ TEST_F(ViewerCli, WindowUnderXvfbSimulatesAndDrawsThePanel) {
   EXPECT_GT(waterB, 5000) << "no water in the screenshot";
   EXPECT_GT(rightB, rightA + 100)
       << "the dam did not break: the water did not spread between frames 1 and 30";
-  // the background where nothing is
-  const std::uint8_t* corner = b.at(790, 590);
-  EXPECT_NEAR(corner[0], std::lround(render::kBackground.r * 255), 1);
+  // the background above the horizon, the floor below the water (grey: no blue cast)
+  const std::uint8_t* sky = b.at(790, 10);
+  EXPECT_NEAR(sky[0], std::lround(render::kBackground.r * 255), 1);
+  const std::uint8_t* floor = b.at(790, 590);
+  EXPECT_LT(std::abs(int(floor[0]) - int(floor[2])), 20);
+  EXPECT_LT(floor[0], std::lround(render::kBackground.r * 255) - 10) << "no floor drawn";
 }
 
 TEST_F(ViewerCli, BadInputAndNoDisplayAreRefused) {

@@ -205,6 +205,7 @@ struct RenderDesc {
   Vec3 absorption{4.0f, 1.1f, 0.7f};  // "absorption": Beer–Lambert coefficients per metre of water, RGB, ≥ 0
   Vec3 colorLow{0.10f, 0.30f, 0.85f};   // "color_low": particles at rest, RGB 0..1
   Vec3 colorHigh{0.95f, 0.95f, 1.00f};  // "color_high": particles at the top of the speed map, RGB 0..1
+  bool scenery = true;  // "scenery": the domain's floor and the colliders drawn behind the water
 };
 
 // a measuring point (an element of the scene's "probes" list); `eddy run` writes probes.csv

@@ -237,7 +237,7 @@ inline const std::array<Field<SurfaceDesc>, 7> kSurfaceFields{{
     {.key = "groups", .member = &SurfaceDesc::groups, .choices = kSurfaceGroups},
 }};
 
-inline const std::array<Field<RenderDesc>, 10> kRenderFields{{
+inline const std::array<Field<RenderDesc>, 11> kRenderFields{{
     {.key = "mode", .member = &RenderDesc::mode, .choices = kRenderModes},
     {.key = "frame", .member = &RenderDesc::frame},
     {.key = "camera", .member = &RenderDesc::camera},
@@ -248,6 +248,7 @@ inline const std::array<Field<RenderDesc>, 10> kRenderFields{{
     {.key = "absorption", .member = &RenderDesc::absorption, .range = atLeast(0)},
     {.key = "color_low", .member = &RenderDesc::colorLow, .range = closed(0, 1)},
     {.key = "color_high", .member = &RenderDesc::colorHigh, .range = closed(0, 1)},
+    {.key = "scenery", .member = &RenderDesc::scenery},
 }};
 
 // an element of the scene's "probes" list; "name" and "position" are required, and the name's characters,

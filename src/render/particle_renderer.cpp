@@ -101,6 +101,7 @@ void ParticleRenderer::draw(const ParticleBuffer& particles, const Camera& camer
 void ParticleRenderer::drawBuffer(unsigned positions, std::size_t count, bool hasValues, const Camera& camera,
                                   const ParticleStyle& style) {
   target_.begin(kBackground);
+  if (scenery_) scenery_->draw(camera, float(target_.width()) / float(target_.height()));
   const Mat4 view = camera.view(),
              projection = camera.projection(float(target_.width()) / float(target_.height()));
   SphereSplatting& spheres = gl_->spheres;

@@ -14,6 +14,7 @@
 #include "render/image.h"
 #include "render/offscreen_target.h"
 #include "render/particle_buffer.h"
+#include "render/scenery.h"
 
 namespace eddy::render {
 
@@ -43,6 +44,8 @@ class ParticleRenderer {
   // the same, left in target() without a read-back (a window copies it)
   void draw(const ParticleBuffer& particles, const Camera& camera, const ParticleStyle& style);
   OffscreenTarget& target() { return target_; }
+  // drawn behind the particles from the next picture on (nullptr: the plain background); not owned
+  void setScenery(const Scenery* scenery) { scenery_ = scenery; }
   // the GPU's time for the last render's clear and draw (a GL timer query), without the particles' upload
   // and the image's read-back
   double drawMilliseconds() const { return target_.drawMilliseconds(); }
@@ -52,6 +55,7 @@ class ParticleRenderer {
                   const ParticleStyle& style);
   struct Gl;
   OffscreenTarget target_;
+  const Scenery* scenery_ = nullptr;
   std::unique_ptr<Gl> gl_;
 };
 

@@ -196,6 +196,7 @@ void ScreenSpaceFluidRenderer::drawBuffer(unsigned positions, std::size_t partic
   Gl& gl = *gl_;
   const int w = target_.width(), h = target_.height();
   target_.begin(kBackground);  // the background, and the timer over every pass
+  if (scenery_) scenery_->draw(camera, float(w) / float(h));
   if (particleCount == 0) return target_.end("screen-space fluid");
   const Mat4 view = camera.view(), projection = camera.projection(float(w) / float(h));
 

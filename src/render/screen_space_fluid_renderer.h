@@ -27,6 +27,7 @@
 #include "render/image.h"
 #include "render/offscreen_target.h"
 #include "render/particle_buffer.h"
+#include "render/scenery.h"
 
 namespace eddy::render {
 
@@ -52,6 +53,8 @@ class ScreenSpaceFluidRenderer {
   // the same, left in target() without a read-back (a window copies it)
   void draw(const ParticleBuffer& particles, const Camera& camera, const FluidStyle& style);
   OffscreenTarget& target() { return target_; }
+  // drawn behind the particles from the next picture on (nullptr: the plain background); not owned
+  void setScenery(const Scenery* scenery) { scenery_ = scenery; }
   // an equirectangular image the water reflects instead of the procedural sky (empty: the sky again)
   void setEnvironment(const Image& equirectangular) { environment_.set(equirectangular); }
   // the GPU's time for all four passes of the last render (a GL timer query), without the particles'
@@ -62,6 +65,7 @@ class ScreenSpaceFluidRenderer {
   void drawBuffer(unsigned positions, std::size_t count, const Camera& camera, const FluidStyle& style);
   struct Gl;
   OffscreenTarget target_;
+  const Scenery* scenery_ = nullptr;
   EnvironmentMap environment_;
   std::unique_ptr<Gl> gl_;
 };

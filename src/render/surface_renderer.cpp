@@ -101,6 +101,8 @@ void SurfaceRenderer::draw(const TriangleMesh& mesh, const Camera& camera, const
                  mesh.triangles.data(), GL_STREAM_DRAW);
   }
   target_.begin(kBackground);
+  if (scenery_) scenery_->draw(camera, float(target_.width()) / float(target_.height()));
+  glBindVertexArray(gl_->vertexArray);  // the scenery's draw left its own bound
   if (!mesh.triangles.empty()) {
     const GlProgram& p = gl_->program;
     glUseProgram(p.id());

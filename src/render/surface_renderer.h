@@ -14,6 +14,7 @@
 #include "render/environment_map.h"
 #include "render/image.h"
 #include "render/offscreen_target.h"
+#include "render/scenery.h"
 
 namespace eddy::render {
 
@@ -35,6 +36,8 @@ class SurfaceRenderer {
   // the same, left in target() without a read-back (a window copies it)
   void draw(const TriangleMesh& mesh, const Camera& camera, const WaterStyle& style = {});
   OffscreenTarget& target() { return target_; }
+  // drawn behind the particles from the next picture on (nullptr: the plain background); not owned
+  void setScenery(const Scenery* scenery) { scenery_ = scenery; }
   // an equirectangular image the water reflects instead of the procedural sky (empty: the sky again)
   void setEnvironment(const Image& equirectangular) { environment_.set(equirectangular); }
   double drawMilliseconds() const { return target_.drawMilliseconds(); }
@@ -42,6 +45,7 @@ class SurfaceRenderer {
  private:
   struct Gl;
   OffscreenTarget target_;
+  const Scenery* scenery_ = nullptr;
   EnvironmentMap environment_;
   std::unique_ptr<Gl> gl_;
 };

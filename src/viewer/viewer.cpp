@@ -35,7 +35,9 @@ Viewer::Viewer(const SceneDesc& scene, Backend backend)
       backend_(backend),
       look_(render::sceneLook(scene, "view")),
       orbit_(look_.camera),
-      renderers_(std::make_unique<Renderers>()) {
+      renderers_(std::make_unique<Renderers>()),
+      scenery_(std::make_unique<render::Scenery>(scene)),
+      showScenery_(scene.render.scenery) {
   if (scene.render.mode == "ssfr") mode_ = ViewMode::ScreenSpaceFluid;
   if (scene.render.mode == "surface") mode_ = ViewMode::Surface;
   // the mouse pushes the water with a sphere collider of the scene's own, parked below the domain while
@@ -170,12 +172,15 @@ void Viewer::drawPicture(unsigned framebuffer, int width, int height) {
     *renderers_ = Renderers{width, height, nullptr, nullptr, nullptr};
   const render::Camera camera = orbit_.camera();
   render::OffscreenTarget* target = nullptr;
+  scenery_->setTime(sim_->time());
+  const render::Scenery* scenery = showScenery_ ? scenery_.get() : nullptr;
   if (mode_ == ViewMode::Surface) {
     if (!r.surface) {
       r.surface = std::make_unique<render::SurfaceRenderer>(width, height);
       r.surface->setEnvironment(look_.environment);
     }
     if (meshStale_) sim_->buildSurface(mesh_), meshStale_ = false;
+    r.surface->setScenery(scenery);
     r.surface->draw(mesh_, camera, look_.water);
     target = &r.surface->target();
   } else {
@@ -185,10 +190,12 @@ void Viewer::drawPicture(unsigned framebuffer, int width, int height) {
         r.fluid = std::make_unique<render::ScreenSpaceFluidRenderer>(width, height);
         r.fluid->setEnvironment(look_.environment);
       }
+      r.fluid->setScenery(scenery);
       r.fluid->draw(particles_, camera, look_.fluid);
       target = &r.fluid->target();
     } else {
       if (!r.spheres) r.spheres = std::make_unique<render::ParticleRenderer>(width, height);
+      r.spheres->setScenery(scenery);
       r.spheres->draw(particles_, camera, look_.spheres);
       target = &r.spheres->target();
     }

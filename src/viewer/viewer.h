@@ -23,6 +23,7 @@
 #include "colliders/triangle_mesh.h"
 #include "render/particle_buffer.h"
 #include "render/scene_look.h"
+#include "render/scenery.h"
 #include "viewer/orbit_camera.h"
 
 namespace eddy::viewer {
@@ -86,6 +87,8 @@ class Viewer {
   ViewMode mode_ = ViewMode::Particles;
   struct Renderers;
   std::unique_ptr<Renderers> renderers_;
+  std::unique_ptr<render::Scenery> scenery_;  // the scene's floor and colliders (not the pusher)
+  bool showScenery_ = true;
   render::ParticleBuffer particles_;
   TriangleMesh mesh_;
 

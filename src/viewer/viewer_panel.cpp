@@ -39,6 +39,7 @@ void Viewer::drawPanel(const ViewerInput& in) {
   int mode = int(mode_);
   ImGui::Combo("render", &mode, "particles\0screen-space fluid\0surface\0");
   mode_ = ViewMode(mode);
+  ImGui::Checkbox("floor and colliders", &showScenery_);
 
   // an edited parameter counts once the slider is let go: each change rebuilds the simulation
   bool changed = false;

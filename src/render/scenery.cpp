@@ -1,0 +1,264 @@
+#include "render/scenery.h"
+
+#include <eddy/error.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "colliders/collider.h"
+#include "colliders/mesh_shape.h"
+#include "render/gl.h"
+#include "render/gl_program.h"
+
+namespace eddy::render {
+
+namespace {
+
+constexpr float kPi = 3.14159265358979f;
+
+const char* kVertex = R"(#version 430 core
+layout(location = 0) in vec3 position;
+layout(location = 1) in vec3 normal;
+uniform mat4 model;
+uniform mat4 view;
+uniform mat4 projection;
+out vec3 worldPosition;
+out vec3 worldNormal;
+void main() {
+  vec4 w = model * vec4(position, 1);
+  worldPosition = w.xyz;
+  worldNormal = mat3(model) * normal;
+  gl_Position = projection * view * w;
+}
+)";
+
+// Lambert under the sun, a sky term brighter for upward faces, and an ambient floor; lit from either side
+// (mesh windings vary), except that a tank shows only the faces turned away from the eye
+const char* kFragment = R"(#version 430 core
+uniform vec3 sun;
+uniform vec3 eye;
+uniform vec3 albedo;
+uniform float checker;  // the floor's tile size; 0: plain
+uniform int insideOnly;
+in vec3 worldPosition;
+in vec3 worldNormal;
+out vec4 colour;
+void main() {
+  vec3 n = normalize(worldNormal);
+  bool facing = dot(n, eye - worldPosition) > 0.0;
+  if (insideOnly != 0 && facing) discard;
+  if (!facing) n = -n;
+  vec3 base = albedo;
+  if (checker > 0.0) {
+    ivec2 c = ivec2(floor(worldPosition.xz / checker));
+    if (((c.x + c.y) & 1) != 0) base *= 0.86;
+  }
+  float light = 0.3 + 0.2 * (0.5 + 0.5 * n.y) + 0.5 * max(dot(n, normalize(sun)), 0.0);
+  colour = vec4(base * light, 1);
+}
+)";
+
+// triangles with a normal per vertex, interleaved: x y z nx ny nz
+struct Triangles {
+  std::vector<float> data;
+  void vertex(Vec3 p, Vec3 n) { data.insert(data.end(), {p.x, p.y, p.z, n.x, n.y, n.z}); }
+  void triangle(Vec3 a, Vec3 b, Vec3 c, Vec3 na, Vec3 nb, Vec3 nc) {
+    vertex(a, na), vertex(b, nb), vertex(c, nc);
+  }
+  void quad(Vec3 a, Vec3 b, Vec3 c, Vec3 d, Vec3 n) {
+    triangle(a, b, c, n, n, n), triangle(a, c, d, n, n, n);
+  }
+};
+
+void box(Triangles& t, Vec3 h) {
+  for (int axis = 0; axis < 3; ++axis)
+    for (int side = -1; side <= 1; side += 2) {
+      Vec3 n{0, 0, 0}, u{0, 0, 0}, v{0, 0, 0};
+      (&n.x)[axis] = Real(side);
+      (&u.x)[(axis + 1) % 3] = (&h.x)[(axis + 1) % 3];
+      (&v.x)[(axis + 2) % 3] = (&h.x)[(axis + 2) % 3];
+      const Vec3 c = n * (&h.x)[axis];
+      t.quad(c - u - v, c + u - v, c + u + v, c - u + v, n);
+    }
+}
+
+// a point of a profile turned about the y axis: its distance from the axis, height, and the normal's
+// radial and vertical parts
+struct ProfilePoint {
+  float r, y, nr, ny;
+};
+
+// the surface swept by each segment (a, b) of the profile turned about the y axis
+void lathe(Triangles& t, const std::vector<std::pair<ProfilePoint, ProfilePoint>>& segments) {
+  constexpr int kAround = 32;
+  for (const auto& [a, b] : segments)
+    for (int k = 0; k < kAround; ++k) {
+      const float t0 = 2 * kPi * float(k) / kAround, t1 = 2 * kPi * float(k + 1) / kAround;
+      auto at = [](const ProfilePoint& p, float angle) {
+        return Vec3{p.r * std::cos(angle), p.y, p.r * std::sin(angle)};
+      };
+      auto normal = [](const ProfilePoint& p, float angle) {
+        return Vec3{p.nr * std::cos(angle), p.ny, p.nr * std::sin(angle)};
+      };
+      t.triangle(at(a, t0), at(b, t0), at(b, t1), normal(a, t0), normal(b, t0), normal(b, t1));
+      t.triangle(at(a, t0), at(b, t1), at(a, t1), normal(a, t0), normal(b, t1), normal(a, t1));
+    }
+}
+
+// a sphere of radius r cut at its equator and pulled apart by 2 * halfHeight along y (a capsule; a sphere
+// for halfHeight 0)
+void capsule(Triangles& t, float r, float halfHeight) {
+  std::vector<std::pair<ProfilePoint, ProfilePoint>> segments;
+  constexpr int kRings = 16;
+  for (int i = 0; i < kRings; ++i) {
+    const float a0 = -kPi / 2 + kPi * float(i) / kRings, a1 = -kPi / 2 + kPi * float(i + 1) / kRings;
+    const float shift = a1 <= 0 ? -halfHeight : halfHeight;
+    auto p = [&](float a) {
+      return ProfilePoint{r * std::cos(a), r * std::sin(a) + shift, std::cos(a), std::sin(a)};
+    };
+    segments.push_back({p(a0), p(a1)});
+    if (i == kRings / 2 - 1 && halfHeight > 0)
+      segments.push_back({ProfilePoint{r, -halfHeight, 1, 0}, ProfilePoint{r, halfHeight, 1, 0}});
+  }
+  lathe(t, segments);
+}
+
+void cylinder(Triangles& t, float r, float h) {
+  lathe(t, {{ProfilePoint{0, -h, 0, -1}, ProfilePoint{r, -h, 0, -1}},
+            {ProfilePoint{r, -h, 1, 0}, ProfilePoint{r, h, 1, 0}},
+            {ProfilePoint{r, h, 0, 1}, ProfilePoint{0, h, 0, 1}}});
+}
+
+// a square of side 2 * half in the plane through p with normal n
+void square(Triangles& t, Vec3 p, Vec3 n, float half) {
+  const Vec3 u = normalizeOr(cross(n, std::abs(n.y) < 0.9f ? Vec3{0, 1, 0} : Vec3{1, 0, 0}), Vec3{1, 0, 0});
+  const Vec3 v = cross(n, u);
+  t.quad(p - u * half - v * half, p + u * half - v * half, p + u * half + v * half, p - u * half + v * half,
+         n);
+}
+
+}  // namespace
+
+struct Scenery::Part {
+  Triangles triangles;
+  ColliderData pose;                     // where the part is at a time (identity: drawn as given)
+  std::vector<ColliderKeyframe> frames;  // a keyframed collider's poses, read through pose
+  bool posed = false;                    // false: the triangles are in the world already
+  bool insideOnly = false;
+  float checker = 0;
+  Rgb albedo{0.72f, 0.67f, 0.60f};
+  GLuint vertexArray = 0, buffer = 0;
+};
+
+struct Scenery::Gl {
+  GlProgram program{"scenery", kVertex, kFragment};
+};
+
+Scenery::Scenery(const SceneDesc& scene) : gl_(std::make_unique<Gl>()), sun_(scene.render.sun) {
+  const Vec3 lo = scene.domain.min, hi = scene.domain.max;
+  const Vec3 extent = hi - lo;
+  const float reach = std::max({float(extent.x), float(extent.y), float(extent.z)});
+  // the floor: the domain's bottom, reaching a domain's width beyond it, in tiles of a tenth of that width
+  auto floor = std::make_unique<Part>();
+  const Vec3 mid{0.5f * (lo.x + hi.x), lo.y, 0.5f * (lo.z + hi.z)};
+  square(floor->triangles, mid, Vec3{0, 1, 0}, 1.5f * std::max(float(extent.x), float(extent.z)));
+  floor->checker = std::max(float(extent.x), float(extent.z)) / 10;
+  floor->albedo = Rgb{0.82f, 0.81f, 0.78f};
+  parts_.push_back(std::move(floor));
+  for (std::size_t i = 0; i < scene.colliders.size(); ++i) {
+    const ColliderDesc& d = scene.colliders[i];
+    auto part = std::make_unique<Part>();
+    part->frames = makeColliderKeyframes(d);
+    part->pose = makeColliderData(d, part->frames.empty() ? nullptr : part->frames.data());
+    part->posed = true;
+    part->insideOnly = d.container;
+    const ColliderData& c = part->pose;
+    Triangles& t = part->triangles;
+    switch (c.kind) {
+      case ShapeKind::Box:
+        box(t, c.halfExtents);
+        break;
+      case ShapeKind::Sphere:
+        capsule(t, c.radius, 0);
+        break;
+      case ShapeKind::Capsule:
+        capsule(t, c.radius, c.halfHeight);
+        break;
+      case ShapeKind::Cylinder:
+        cylinder(t, c.radius, c.halfHeight);
+        break;
+      case ShapeKind::Plane:
+        square(t, Vec3{0, 0, 0}, c.normal, 2 * reach);
+        break;
+      case ShapeKind::Mesh: {
+        const PlacedMesh placed =
+            placeMesh(shapeAtStart(d), c.orientation,
+                      scene.sourcePath + ": /colliders/" + std::to_string(i) + "/shape");
+        part->pose.center = placed.translation;
+        for (const auto& tri : placed.mesh.triangles) {
+          const Vec3 a = placed.mesh.vertices[tri[0]], b = placed.mesh.vertices[tri[1]],
+                     e = placed.mesh.vertices[tri[2]];
+          const Vec3 n = normalizeOr(cross(b - a, e - a), Vec3{0, 1, 0});
+          t.triangle(a, b, e, n, n, n);
+        }
+        break;
+      }
+    }
+    parts_.push_back(std::move(part));
+  }
+  for (auto& part : parts_) {
+    glGenVertexArrays(1, &part->vertexArray);
+    glBindVertexArray(part->vertexArray);
+    glGenBuffers(1, &part->buffer);
+    glBindBuffer(GL_ARRAY_BUFFER, part->buffer);
+    glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(part->triangles.data.size() * sizeof(float)),
+                 part->triangles.data.data(), GL_STATIC_DRAW);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), nullptr);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float),
+                          reinterpret_cast<const void*>(3 * sizeof(float)));
+    glEnableVertexAttribArray(0);
+    glEnableVertexAttribArray(1);
+  }
+  glBindVertexArray(0);
+}
+
+Scenery::~Scenery() {
+  for (auto& part : parts_) {
+    glDeleteBuffers(1, &part->buffer);
+    glDeleteVertexArrays(1, &part->vertexArray);
+  }
+}
+
+void Scenery::draw(const Camera& camera, float aspect) const {
+  const GlProgram& p = gl_->program;
+  glUseProgram(p.id());
+  const Mat4 view = camera.view(), projection = camera.projection(aspect);
+  glUniformMatrix4fv(p.uniform("view"), 1, GL_FALSE, view.data());
+  glUniformMatrix4fv(p.uniform("projection"), 1, GL_FALSE, projection.data());
+  glUniform3f(p.uniform("sun"), sun_.x, sun_.y, sun_.z);
+  glUniform3f(p.uniform("eye"), camera.position.x, camera.position.y, camera.position.z);
+  glEnable(GL_DEPTH_TEST);
+  glDisable(GL_CULL_FACE);
+  for (const auto& part : parts_) {
+    Mat4 model{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    if (part->posed) {
+      const Real t = Real(time_);
+      const Vec3 centre = colliderCenter(part->pose, t);
+      const Quat q = colliderOrientation(part->pose, t);
+      const Vec3 axes[3] = {rotate(q, Vec3{1, 0, 0}), rotate(q, Vec3{0, 1, 0}), rotate(q, Vec3{0, 0, 1})};
+      for (int k = 0; k < 3; ++k)
+        model[4 * k] = axes[k].x, model[4 * k + 1] = axes[k].y, model[4 * k + 2] = axes[k].z;
+      model[12] = centre.x, model[13] = centre.y, model[14] = centre.z;
+    }
+    glUniformMatrix4fv(p.uniform("model"), 1, GL_FALSE, model.data());
+    glUniform3f(p.uniform("albedo"), part->albedo.r, part->albedo.g, part->albedo.b);
+    glUniform1f(p.uniform("checker"), part->checker);
+    glUniform1i(p.uniform("insideOnly"), part->insideOnly ? 1 : 0);
+    glBindVertexArray(part->vertexArray);
+    glDrawArrays(GL_TRIANGLES, 0, GLsizei(part->triangles.data.size() / 6));
+  }
+  glBindVertexArray(0);
+}
+
+}  // namespace eddy::render

@@ -1,0 +1,43 @@
+// What the water is seen against: the domain's floor (a checkerboard, so that sizes and the refraction
+// through the water read) and the scene's colliders, the analytic shapes tessellated and the meshes as the
+// simulation places them, each posed at the picture's time (prescribed velocities and keyframes) and lit
+// by the sun and the sky. A tank (a container collider) shows only its far, inner side, so it never hides
+// the water in it. Drawn into the renderer's target before the water, whose passes then hide the water
+// behind it and show it through the water.
+#pragma once
+
+#include <eddy/scene.h>
+
+#include <memory>
+#include <vector>
+
+#include "render/camera.h"
+#include "render/offscreen_target.h"
+
+namespace eddy::render {
+
+class Scenery {
+ public:
+  // needs a current OpenGL 4.3 context; throws InputError for a mesh collider whose file cannot be loaded
+  explicit Scenery(const SceneDesc& scene);
+  ~Scenery();
+  Scenery(const Scenery&) = delete;
+  Scenery& operator=(const Scenery&) = delete;
+
+  // the simulated time the colliders are posed at (s)
+  void setTime(double seconds) { time_ = seconds; }
+  // into the bound framebuffer, with its depth test, lit by the scene's render.sun
+  void draw(const Camera& camera, float aspect) const;
+  // the parts drawn: the floor, then one per collider
+  std::size_t partCount() const { return parts_.size(); }
+
+ private:
+  struct Part;
+  struct Gl;
+  std::vector<std::unique_ptr<Part>> parts_;
+  std::unique_ptr<Gl> gl_;
+  double time_ = 0;
+  Vec3 sun_;
+};
+
+}  // namespace eddy::render
