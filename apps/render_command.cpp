@@ -130,6 +130,31 @@ double radiusOfRun(const std::string& input) {
   return 0.5 * double(loadScene(scene.string(), {}).fluid.spacing);
 }
 
+#ifdef EDDY_WITH_RENDER
+// An MPM frame's particles of sand, snow and elastic material (by the "material" property and the scene's
+// emitters) become the scenery's solid particles; the water, and every particle of a frame without
+// materials, stay for the water renderer
+void splitMaterials(const ParticleFrame& frame, const SceneDesc& scene, float radius,
+                    render::Scenery* scenery, std::vector<Vec3>& water, std::vector<Vec3>& waterVelocity) {
+  std::vector<Vec3> solids;
+  std::vector<float> colour;
+  for (std::size_t k = 0; k < frame.position.size(); ++k) {
+    const std::uint32_t m = frame.material.empty() ? ~0u : frame.material[k];
+    const int c = m < scene.emitters.size() && scenery
+                      ? render::Scenery::materialColour(scene.emitters[m].material.type)
+                      : -1;
+    if (c >= 0) {
+      solids.push_back(frame.position[k]);
+      colour.push_back(float(c));
+    } else {
+      water.push_back(frame.position[k]);
+      if (!frame.velocity.empty()) waterVelocity.push_back(frame.velocity[k]);
+    }
+  }
+  if (scenery) scenery->setSolidParticles(solids, colour, radius);
+}
+#endif
+
 }  // namespace
 
 void parseSize(const std::string& text, const std::string& flag, int& width, int& height) {
@@ -245,7 +270,9 @@ int renderCommand(const RenderOptions& o) {
     for (const Vec3& v : frame.velocity) fastest = std::max(fastest, double(length(v)));
     for (const Vec3& x : frame.position) lo = cwiseMin(lo, x), hi = cwiseMax(hi, x);
   }
-  if (!(lo.x <= hi.x)) throw InputError("render: the surfaces in '" + o.input + "' are all empty");
+  if (!(lo.x <= hi.x))
+    throw InputError("render: the " + std::string(surfaces ? "surfaces" : "particle frames") + " in '" +
+                     o.input + "' are all empty");
   const double checkMs = since(t0);
   double readMs = 0;
 
@@ -262,11 +289,11 @@ int renderCommand(const RenderOptions& o) {
     fluidRenderer->setEnvironment(environment);
   } else
     particleRenderer = std::make_unique<render::ParticleRenderer>(width, height);
-  // the floor and the colliders of the run's scene behind the water (a mesh that cannot be read stops
-  // here, before anything is written)
+  // the floor and the colliders of the run's scene behind the water, and the MPM grains and solids (a mesh
+  // that cannot be read stops here, before anything is written)
   std::unique_ptr<render::Scenery> scenery;
-  if (!sceneFile.empty() && look.scenery) {
-    scenery = std::make_unique<render::Scenery>(scene);
+  if (!sceneFile.empty()) {
+    scenery = std::make_unique<render::Scenery>(scene, look.scenery);
     if (surfaceRenderer) surfaceRenderer->setScenery(scenery.get());
     if (fluidRenderer) fluidRenderer->setScenery(scenery.get());
     if (particleRenderer) particleRenderer->setScenery(scenery.get());
@@ -328,6 +355,9 @@ int renderCommand(const RenderOptions& o) {
     t0 = Clock::now();
     const TriangleMesh mesh = surfaces ? loadTriangleMesh(frames[i].path) : TriangleMesh{};
     const ParticleFrame particles = surfaces ? ParticleFrame{} : readParticleFrame(frames[i].path);
+    std::vector<Vec3> liquid;  // the particles drawn as water; the others go to the scenery as solids
+    std::vector<Vec3> liquidVelocity;
+    splitMaterials(particles, scene, float(radius), scenery.get(), liquid, liquidVelocity);
     readMs += since(t0);
     t0 = Clock::now();
     render::Image image;
@@ -335,13 +365,14 @@ int renderCommand(const RenderOptions& o) {
     if (surfaces) {
       image = surfaceRenderer->render(mesh, camera, water);
     } else if (ssfr) {
-      image = fluidRenderer->render(particles.position, camera, fluid);
+      image = fluidRenderer->render(liquid, camera, fluid);
     } else {
-      std::vector<float> speeds(particles.velocity.size());
-      for (std::size_t k = 0; k < speeds.size(); ++k) speeds[k] = length(particles.velocity[k]);
-      image = particleRenderer->render(particles.position, speeds, camera, style);
+      std::vector<float> speeds(liquidVelocity.size());
+      for (std::size_t k = 0; k < speeds.size(); ++k) speeds[k] = length(liquidVelocity[k]);
+      image = particleRenderer->render(liquid, speeds, camera, style);
       // the key to the colours, where the frames carry velocities
-      if (fastest > 0) render::drawColorBar(image, style.low, style.high, style.valueTop, "m/s");
+      if (fastest > 0 && !liquid.empty())
+        render::drawColorBar(image, style.low, style.high, style.valueTop, "m/s");
     }
     drawMs += since(t0);
     t0 = Clock::now();

@@ -91,8 +91,8 @@ DropResult dropBall(const std::string& material) {
   std::printf(
       "  %-7s ball, %d particles, %d substeps: impact at %.2f m/s, lowest centre %.3f m (radius 0.06), "
       "rebound %.1f%% of the drop height, mean J %.4f, mean Jp %.3f, compacted %.0f%%\n",
-      material.c_str(), int(r.particles), r.substeps, r.impactSpeed, r.lowestCentre, 100 * r.bounce,
-      r.meanJ, r.meanPlasticJ, 100 * r.compacted);
+      material.c_str(), int(r.particles), r.substeps, r.impactSpeed, r.lowestCentre, 100 * r.bounce, r.meanJ,
+      r.meanPlasticJ, 100 * r.compacted);
   return r;
 }
 
@@ -179,3 +179,24 @@ TEST(MpmStatistics, SandUnderGravityShowsItsCompression) {
 
 }  // namespace
 }  // namespace eddy
+
+// the host copy names each particle's emitter, so renderers can tell the elastic ball from the water
+TEST(MpmStatistics, HostCopyNamesEachParticlesEmitter) {
+  eddy::SceneDesc s = eddy::test::sceneFile("scenes/mpm_elastic_ball_water.json", {"fluid.spacing=0.04"});
+  std::unique_ptr<eddy::Simulation> sim = eddy::createSimulation(s, eddy::Backend::Cpu);
+  sim->advanceFrame();
+  eddy::HostParticles p;
+  sim->copyParticles(p);
+  ASSERT_EQ(p.material.size(), p.size());
+  std::size_t perEmitter[2] = {0, 0};
+  for (std::uint32_t m : p.material) {
+    ASSERT_LT(m, 2u);
+    ++perEmitter[m];
+  }
+  EXPECT_GT(perEmitter[0], perEmitter[1]);  // the pool of water holds more than the ball
+  EXPECT_GT(perEmitter[1], 0u);
+  // PBF and WCSPH particles are all water: no materials
+  sim = eddy::createSimulation(eddy::loadScene("", {"fluid.spacing=0.05"}), eddy::Backend::Cpu);
+  sim->copyParticles(p);
+  EXPECT_TRUE(p.material.empty());
+}

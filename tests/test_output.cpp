@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "io/particle_reader.h"
+
 namespace {
 
 using namespace eddy;
@@ -205,6 +207,37 @@ TEST(OutputPly, RoundTripsExactly) {
     std::memcpy(&id, bytes.data() + body + i * 32 + 28, 4);
     EXPECT_EQ(id, p.id[i]) << "particle " << i;
   }
+}
+
+// MPM frames carry each particle's emitter (its material) after the id, and the reader gives it back
+TEST(OutputPly, MaterialsRoundTrip) {
+  HostParticles p;
+  for (std::uint32_t i = 0; i < 5; ++i) {
+    p.position.push_back({float(i), 0.5f, -1});
+    p.velocity.push_back({0, float(i), 0});
+    p.density.push_back(1000);
+    p.id.push_back(i);
+    p.material.push_back(i % 3);
+  }
+  const std::string bytes = encodePly(p);
+  EXPECT_NE(bytes.find("property uint id\nproperty uint material\nend_header\n"), std::string::npos);
+  const fs::path file = fs::temp_directory_path() / ("eddy_materials_" + std::to_string(::getpid()) + ".ply");
+  std::ofstream(file, std::ios::binary) << bytes;
+  const ParticleFrame frame = readParticleFrame(file.string());
+  fs::remove(file);
+  EXPECT_EQ(frame.material, p.material);
+  ASSERT_EQ(frame.position.size(), 5u);
+  EXPECT_EQ(frame.position[3].x, 3.0f);
+  EXPECT_EQ(frame.velocity[4].y, 4.0f);
+  // a frame without the property has no materials; an empty frame reads as empty (a nozzle's first frames)
+  p.material.clear();
+  std::ofstream(file, std::ios::binary) << encodePly(p);
+  EXPECT_TRUE(readParticleFrame(file.string()).material.empty());
+  std::ofstream(file, std::ios::binary) << encodePly(HostParticles{});
+  EXPECT_TRUE(readParticleFrame(file.string()).position.empty());
+  fs::remove(file);
+  p.material = {1, 2};
+  EXPECT_THROW(encodePly(p), RuntimeFailure);
 }
 
 TEST(OutputPly, EmptyCloudHasHeaderOnly) {

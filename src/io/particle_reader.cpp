@@ -129,8 +129,10 @@ ParticleFrame readParticleFrame(const std::string& path) {
                      std::to_string((bytes.size() - body) / std::max<std::size_t>(stride, 1)));
   const Property *vx = find("vx"), *vy = find("vy"), *vz = find("vz");
   const bool velocities = vx && vy && vz;
+  const Property* material = find("material");
   frame.position.resize(std::size_t(count));
   if (velocities) frame.velocity.resize(std::size_t(count));
+  if (material) frame.material.resize(std::size_t(count));
   for (long long i = 0; i < count; ++i) {
     const char* at = bytes.data() + body + std::size_t(i) * stride;
     const Vec3 p{Real(readScalar(at + x->offset, *x)), Real(readScalar(at + y->offset, *y)),
@@ -143,9 +145,10 @@ ParticleFrame readParticleFrame(const std::string& path) {
       frame.velocity[std::size_t(i)] = {Real(readScalar(at + vx->offset, *vx)),
                                         Real(readScalar(at + vy->offset, *vy)),
                                         Real(readScalar(at + vz->offset, *vz))};
+    if (material)
+      frame.material[std::size_t(i)] = std::uint32_t(readScalar(at + material->offset, *material));
   }
-  if (frame.position.empty()) throw InputError("particle file '" + path + "' holds no particles");
-  return frame;
+  return frame;  // possibly empty: a nozzle's first frames
 }
 
 }  // namespace eddy

@@ -3,6 +3,7 @@
 
 #include <eddy/vec3.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,8 @@ namespace eddy {
 struct ParticleFrame {
   std::vector<Vec3> position;
   std::vector<Vec3> velocity;  // empty where the file has none
+  // MPM: each particle's emitter index, from a "material" property (HostParticles::material); else empty
+  std::vector<std::uint32_t> material;
 };
 
 // A binary little-endian PLY whose vertices have x, y, z (and vx, vy, vz where written) as scalar

@@ -16,6 +16,8 @@ void checkSizes(const HostParticles& p) {
     throw RuntimeFailure("particle output: position, velocity, density and id arrays differ in size");
   if (!p.pressure.empty() && p.pressure.size() != p.size())
     throw RuntimeFailure("particle output: the pressure array differs in size from the positions");
+  if (!p.material.empty() && p.material.size() != p.size())
+    throw RuntimeFailure("particle output: the material array differs in size from the positions");
 }
 
 // explicit byte order, so the files are the same whatever the host
@@ -88,9 +90,8 @@ std::string encodePly(const HostParticles& p) {
       "property float vy\n"
       "property float vz\n"
       "property float density\n" +
-      std::string(p.pressure.empty() ? "" : "property float pressure\n") +
-      "property uint id\n"
-      "end_header\n";
+      std::string(p.pressure.empty() ? "" : "property float pressure\n") + "property uint id\n" +
+      std::string(p.material.empty() ? "" : "property uint material\n") + "end_header\n";
   out.reserve(out.size() + p.size() * 8 * 4);
   for (std::size_t i = 0; i < p.size(); ++i) {
     const Vec3 x = p.position[i], v = p.velocity[i];
@@ -103,6 +104,7 @@ std::string encodePly(const HostParticles& p) {
     putF32(out, p.density[i]);
     if (!p.pressure.empty()) putF32(out, p.pressure[i]);
     putU32(out, p.id[i]);
+    if (!p.material.empty()) putU32(out, p.material[i]);
   }
   return out;
 }
@@ -112,7 +114,7 @@ std::string encodeVtu(const HostParticles& p) {
   const std::size_t n = p.size();
   const std::string count = std::to_string(n);
 
-  std::string points, velocity, density, pressure, id, connectivity, offsets, types;
+  std::string points, velocity, density, pressure, id, material, connectivity, offsets, types;
   points.reserve(n * 12);
   velocity.reserve(n * 12);
   density.reserve(n * 4);
@@ -131,6 +133,7 @@ std::string encodeVtu(const HostParticles& p) {
     putF32(density, p.density[i]);
     if (!p.pressure.empty()) putF32(pressure, p.pressure[i]);
     putU32(id, p.id[i]);
+    if (!p.material.empty()) putU32(material, p.material[i]);
     // one VTK_VERTEX cell per particle: without cells ParaView shows nothing
     putU64(connectivity, i);
     putU64(offsets, i + 1);
@@ -153,6 +156,8 @@ std::string encodeVtu(const HostParticles& p) {
   if (!p.pressure.empty())
     appendDataArray(out, "type=\"Float32\" Name=\"pressure\" NumberOfComponents=\"1\"", pressure);
   appendDataArray(out, "type=\"UInt32\" Name=\"id\" NumberOfComponents=\"1\"", id);
+  if (!p.material.empty())
+    appendDataArray(out, "type=\"UInt32\" Name=\"material\" NumberOfComponents=\"1\"", material);
   out +=
       "      </PointData>\n"
       "      <Points>\n";

@@ -10,6 +10,7 @@
 #include "colliders/mesh_shape.h"
 #include "render/gl.h"
 #include "render/gl_program.h"
+#include "render/sphere_sprites.h"
 
 namespace eddy::render {
 
@@ -56,6 +57,30 @@ void main() {
   }
   float light = 0.3 + 0.2 * (0.5 + 0.5 * n.y) + 0.5 * max(dot(n, normalize(sun)), 0.0);
   colour = vec4(base * light, 1);
+}
+)";
+
+// the solid particles: sphere sprites (render/sphere_sprites.h) whose value is their colour's index
+const std::string kSolidFragment = std::string(R"(#version 430 core
+uniform mat4 projection;
+uniform vec2 viewport;
+uniform float radius;
+uniform vec3 palette[4];
+uniform vec3 sun;
+uniform mat3 viewToWorld;
+flat in vec3 centre;
+flat in float t;
+out vec4 colour;
+layout(depth_greater) out float gl_FragDepth;
+)") + kSphereRayCast + R"(
+void main() {
+  vec3 hit, dir;
+  float chord;
+  if (!castOntoSphere(centre, hit, dir, chord)) discard;
+  gl_FragDepth = windowDepth(hit);
+  vec3 n = viewToWorld * ((hit - centre) / radius);
+  float light = 0.35 + 0.2 * (0.5 + 0.5 * n.y) + 0.45 * max(dot(n, normalize(sun)), 0.0);
+  colour = vec4(palette[int(round(t * 3.0))] * light, 1);
 }
 )";
 
@@ -153,9 +178,51 @@ struct Scenery::Part {
 
 struct Scenery::Gl {
   GlProgram program{"scenery", kVertex, kFragment};
+  GlProgram solids{"solid particles", kSphereSpriteVertex, kSolidFragment};
+  GLuint solidVertexArray = 0, solidBuffers[2] = {0, 0};
+  Gl() {
+    glGenVertexArrays(1, &solidVertexArray);
+    glGenBuffers(2, solidBuffers);
+  }
+  ~Gl() {
+    glDeleteBuffers(2, solidBuffers);
+    glDeleteVertexArrays(1, &solidVertexArray);
+  }
 };
 
-Scenery::Scenery(const SceneDesc& scene) : gl_(std::make_unique<Gl>()), sun_(scene.render.sun) {
+const std::vector<Rgb>& Scenery::materialColours() {
+  static const std::vector<Rgb> colours = {
+      {0.86f, 0.71f, 0.46f},  // sand
+      {0.96f, 0.97f, 1.00f},  // snow
+      {0.90f, 0.28f, 0.38f},  // elastic: jelly
+  };
+  return colours;
+}
+
+int Scenery::materialColour(const std::string& type) {
+  if (type == "sand") return 0;
+  if (type == "snow") return 1;
+  if (type == "elastic") return 2;
+  return -1;
+}
+
+void Scenery::setSolidParticles(const std::vector<Vec3>& positions, const std::vector<float>& colourIndex,
+                                float radius) {
+  static_assert(sizeof(Vec3) == 3 * sizeof(float), "positions go to the GL as packed floats");
+  solidCount_ = std::min(positions.size(), colourIndex.size());
+  solidRadius_ = radius;
+  if (solidCount_ == 0) return;
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, gl_->solidBuffers[0]);
+  glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(solidCount_ * sizeof(Vec3)), positions.data(),
+               GL_STREAM_DRAW);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, gl_->solidBuffers[1]);
+  glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(solidCount_ * sizeof(float)), colourIndex.data(),
+               GL_STREAM_DRAW);
+}
+
+Scenery::Scenery(const SceneDesc& scene, bool floorAndColliders)
+    : gl_(std::make_unique<Gl>()), sun_(scene.render.sun) {
+  if (!floorAndColliders) return;
   const Vec3 lo = scene.domain.min, hi = scene.domain.max;
   const Vec3 extent = hi - lo;
   const float reach = std::max({float(extent.x), float(extent.y), float(extent.z)});
@@ -257,6 +324,33 @@ void Scenery::draw(const Camera& camera, float aspect) const {
     glUniform1i(p.uniform("insideOnly"), part->insideOnly ? 1 : 0);
     glBindVertexArray(part->vertexArray);
     glDrawArrays(GL_TRIANGLES, 0, GLsizei(part->triangles.data.size() / 6));
+  }
+  if (solidCount_ > 0) {
+    const GlProgram& s = gl_->solids;
+    glUseProgram(s.id());
+    int width = 0, height = 0;
+    GLint viewport[4] = {0, 0, 0, 0};
+    glGetIntegerv(GL_VIEWPORT, viewport);
+    width = viewport[2], height = viewport[3];
+    glUniformMatrix4fv(s.uniform("view"), 1, GL_FALSE, view.data());
+    glUniformMatrix4fv(s.uniform("projection"), 1, GL_FALSE, projection.data());
+    glUniform2f(s.uniform("viewport"), float(width), float(height));
+    glUniform1f(s.uniform("radius"), solidRadius_);
+    glUniform1f(s.uniform("valueTop"), 3);
+    glUniform1i(s.uniform("hasValues"), 1);
+    glUniform3f(s.uniform("sun"), sun_.x, sun_.y, sun_.z);
+    const float* m = view.data();  // the view's rotation, transposed: view to world
+    const float viewToWorld[9] = {m[0], m[4], m[8], m[1], m[5], m[9], m[2], m[6], m[10]};
+    glUniformMatrix3fv(s.uniform("viewToWorld"), 1, GL_FALSE, viewToWorld);
+    std::vector<float> palette;
+    for (const Rgb& c : materialColours()) palette.insert(palette.end(), {c.r, c.g, c.b});
+    palette.resize(12, 0);
+    glUniform3fv(s.uniform("palette"), 4, palette.data());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, gl_->solidBuffers[0]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, gl_->solidBuffers[1]);
+    glEnable(GL_PROGRAM_POINT_SIZE);
+    glBindVertexArray(gl_->solidVertexArray);
+    glDrawArrays(GL_POINTS, 0, GLsizei(solidCount_));
   }
   glBindVertexArray(0);
 }

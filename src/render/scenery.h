@@ -3,12 +3,14 @@
 // simulation places them, each posed at the picture's time (prescribed velocities and keyframes) and lit
 // by the sun and the sky. A tank (a container collider) shows only its far, inner side, so it never hides
 // the water in it. Drawn into the renderer's target before the water, whose passes then hide the water
-// behind it and show it through the water.
+// behind it and show it through the water. Grains and solids of an MPM scene (sand, snow, jelly) are part
+// of it too: opaque spheres in their material's colour, in front of and behind which the water is drawn.
 #pragma once
 
 #include <eddy/scene.h>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "render/camera.h"
@@ -18,8 +20,9 @@ namespace eddy::render {
 
 class Scenery {
  public:
-  // needs a current OpenGL 4.3 context; throws InputError for a mesh collider whose file cannot be loaded
-  explicit Scenery(const SceneDesc& scene);
+  // needs a current OpenGL 4.3 context; throws InputError for a mesh collider whose file cannot be loaded.
+  // Without floorAndColliders only the solid particles are drawn.
+  explicit Scenery(const SceneDesc& scene, bool floorAndColliders = true);
   ~Scenery();
   Scenery(const Scenery&) = delete;
   Scenery& operator=(const Scenery&) = delete;
@@ -30,6 +33,14 @@ class Scenery {
   void draw(const Camera& camera, float aspect) const;
   // the parts drawn: the floor, then one per collider
   std::size_t partCount() const { return parts_.size(); }
+  // opaque spheres of the given radius, one colour each (index into materialColours), drawn with the
+  // scenery until the next call
+  void setSolidParticles(const std::vector<Vec3>& positions, const std::vector<float>& colourIndex,
+                         float radius);
+  // the colours of the materials that are not water, by index: sand, snow, elastic
+  static const std::vector<Rgb>& materialColours();
+  // the index into materialColours of a material type ("sand", "snow", "elastic"); -1 for water
+  static int materialColour(const std::string& type);
 
  private:
   struct Part;
@@ -38,6 +49,8 @@ class Scenery {
   std::unique_ptr<Gl> gl_;
   double time_ = 0;
   Vec3 sun_;
+  std::size_t solidCount_ = 0;
+  float solidRadius_ = 0;
 };
 
 }  // namespace eddy::render

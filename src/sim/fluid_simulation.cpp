@@ -9,6 +9,7 @@
 #include "colliders/mesh_shape.h"
 #include "emitters/volume_emitter.h"
 #include "io/blow_up_report.h"
+#include "solvers/mpm/moving_least_squares_mpm.h"
 
 namespace eddy::EDDY_NS {
 
@@ -486,6 +487,14 @@ void FluidSimulation::copyParticles(HostParticles& out) {
   if (const Real* p = pressures()) {
     out.pressure.resize(n);
     copyBytes(Device::Host, out.pressure.data(), kDevice, p, n * sizeof(Real));
+  }
+  // MPM keeps each particle's material table index (its emitter) as a real
+  out.material.clear();
+  if (particles_.has(attr_mpm::kMaterial)) {
+    std::vector<Real> material(n);
+    copyBytes(Device::Host, material.data(), kDevice, particles_.real(attr_mpm::kMaterial).data,
+              n * sizeof(Real));
+    out.material.assign(material.begin(), material.end());
   }
 }
 
