@@ -30,13 +30,13 @@ case "${1:-}" in
       scene=${shot%%:*}
       [ -f "$dir/$scene.png" ] || continue
       inputs+=(-i "$dir/$scene.png")
-      labels+=("[$n:v]drawtext=text='$scene':x=10:y=10:fontsize=22:fontcolor=black[v$n]")
+      labels+=("[$n:v]scale=480:270,drawtext=text='$scene':x=8:y=8:fontsize=18:fontcolor=black[v$n]")
       n=$((n + 1))
     done
     columns=3
     layout=() stack=""
     for ((k = 0; k < n; ++k)); do
-      layout+=("$((k % columns * 640))_$((k / columns * 360))")
+      layout+=("$((k % columns * 480))_$((k / columns * 270))")
       stack+="[v$k]"
     done
     filter="$(IFS=';'; echo "${labels[*]}");${stack}xstack=inputs=$n:layout=$(IFS='|'; echo "${layout[*]}"):fill=white"

@@ -223,6 +223,7 @@ void Scenery::setSolidParticles(const std::vector<Vec3>& positions, const std::v
 Scenery::Scenery(const SceneDesc& scene, bool floorAndColliders)
     : gl_(std::make_unique<Gl>()), sun_(scene.render.sun) {
   if (!floorAndColliders) return;
+  parts_.reserve(scene.colliders.size() + 1);
   const Vec3 lo = scene.domain.min, hi = scene.domain.max;
   const Vec3 extent = hi - lo;
   const float reach = std::max({float(extent.x), float(extent.y), float(extent.z)});
@@ -255,8 +256,9 @@ Scenery::Scenery(const SceneDesc& scene, bool floorAndColliders)
       case ShapeKind::Cylinder:
         cylinder(t, c.radius, c.halfHeight);
         break;
-      case ShapeKind::Plane:
+      case ShapeKind::Plane:  // a ground, drawn as the floor is
         square(t, Vec3{0, 0, 0}, c.normal, 2 * reach);
+        part->checker = parts_.front()->checker, part->albedo = parts_.front()->albedo;
         break;
       case ShapeKind::Mesh: {
         const PlacedMesh placed =
