@@ -133,9 +133,7 @@ void SphereSplatting::walk(int pass, unsigned positions, std::size_t count, cons
   glUniform1ui(p.uniform("count"), GLuint(count));
   glUniform1i(p.uniform("pass"), pass);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, positions);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, depth_);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, particle_);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, thickness_);
+  bindPixelBuffers();
   // groups of 128 particles, in rows of at most 65535 groups (the smallest limit GL allows)
   const std::size_t groups = (count + 127) / 128;
   const GLuint across = GLuint(std::min<std::size_t>(groups, 65535));
@@ -145,7 +143,7 @@ void SphereSplatting::walk(int pass, unsigned positions, std::size_t count, cons
 
 void SphereSplatting::nearest(unsigned positions, std::size_t count, const Mat4& view, const Mat4& projection,
                               float radius, bool particles, const OffscreenTarget& scene) {
-  fill(depth_, ~GLuint(0));
+  clearNearest();
   walk(0, positions, count, view, projection, radius, scene.depthTexture());
   if (particles) walk(1, positions, count, view, projection, radius, scene.depthTexture());
 }
@@ -156,14 +154,20 @@ void SphereSplatting::thickness(unsigned positions, std::size_t count, const Mat
   walk(2, positions, count, view, projection, radius, scene.depthTexture());
 }
 
+void SphereSplatting::clearNearest() { fill(depth_, ~GLuint(0)); }
+
+void SphereSplatting::bindPixelBuffers() const {
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, depth_);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, particle_);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, thickness_);
+}
+
 void SphereSplatting::bindForShading(const OffscreenTarget& scene) const {
   // the scenery's colour on unit 4: what shows where there is no water, and through it
   glActiveTexture(GL_TEXTURE4);
   glBindTexture(GL_TEXTURE_2D, scene.colourTexture());
   glActiveTexture(GL_TEXTURE0);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, depth_);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, particle_);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, thickness_);
+  bindPixelBuffers();
   glBindImageTexture(0, colour_, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
 }
 

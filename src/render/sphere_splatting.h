@@ -49,6 +49,10 @@ class SphereSplatting {
   // the summed chords per pixel in front of the scenery (thicknessFixed)
   void thickness(unsigned positions, std::size_t count, const Mat4& view, const Mat4& projection,
                  float radius, const OffscreenTarget& scene);
+  // for other primitives splatted the same way (render/surface_renderer.cpp: triangles): the nearest
+  // depths back to "none", and the per-pixel buffers bound (2, 3, 4) for a walk of their own
+  void clearNearest();
+  void bindPixelBuffers() const;
   // binds the per-pixel buffers (2, 3, 4), the colour image (image unit 0, rgba8, write-only) and the
   // scene's colour (texture unit 4: `scene` in kSplatBuffers) for a per-pixel pass
   void bindForShading(const OffscreenTarget& scene) const;
