@@ -20,11 +20,14 @@
 
 #include "colliders/triangle_mesh.h"
 #include "io/particle_reader.h"
+#include "surface/particle_ellipsoids.h"
 #ifdef EDDY_WITH_RENDER
 #include "render/camera.h"
 #include "render/color_bar.h"
+#include "render/ellipsoid_buffer.h"
 #include "render/gl_context.h"
 #include "render/particle_renderer.h"
+#include "render/scene_look.h"
 #include "render/scenery.h"
 #include "render/screen_space_fluid_renderer.h"
 #include "render/surface_renderer.h"
@@ -133,25 +136,42 @@ double radiusOfRun(const std::string& input) {
 #ifdef EDDY_WITH_RENDER
 // An MPM frame's particles of sand, snow and elastic material (by the "material" property and the scene's
 // emitters) become the scenery's solid particles; the water, and every particle of a frame without
-// materials, stay for the water renderer
+// materials, stay for the water renderer (their rows in `water`). With keepAll, every particle stays.
 void splitMaterials(const ParticleFrame& frame, const SceneDesc& scene, float radius,
-                    render::Scenery* scenery, std::vector<Vec3>& water, std::vector<Vec3>& waterVelocity) {
+                    render::Scenery* scenery, bool keepAll, std::vector<std::size_t>& water) {
   std::vector<Vec3> solids;
   std::vector<float> colour;
   for (std::size_t k = 0; k < frame.position.size(); ++k) {
     const std::uint32_t m = frame.material.empty() ? ~0u : frame.material[k];
-    const int c = m < scene.emitters.size() && scenery
+    const int c = m < scene.emitters.size() && scenery && !keepAll
                       ? render::Scenery::materialColour(scene.emitters[m].material.type)
                       : -1;
     if (c >= 0) {
       solids.push_back(frame.position[k]);
       colour.push_back(float(c));
     } else {
-      water.push_back(frame.position[k]);
-      if (!frame.velocity.empty()) waterVelocity.push_back(frame.velocity[k]);
+      water.push_back(k);
     }
   }
   if (scenery) scenery->setSolidParticles(solids, colour, radius);
+}
+
+// the quantity `particles` mode colours by, for the given rows of a frame
+std::vector<float> valuesOf(const ParticleFrame& frame, const std::string& quantity,
+                            const std::vector<std::size_t>& rows) {
+  std::vector<float> values;
+  values.reserve(rows.size());
+  for (std::size_t k : rows) {
+    if (quantity == "speed")
+      values.push_back(frame.velocity.empty() ? 0.0f : float(length(frame.velocity[k])));
+    else if (quantity == "density")
+      values.push_back(frame.density[k]);
+    else if (quantity == "id")
+      values.push_back(float(frame.id[k]));
+    else
+      values.push_back(frame.material.empty() ? 0.0f : float(frame.material[k]));
+  }
+  return values;
 }
 #endif
 
@@ -214,6 +234,11 @@ CLI::App* addRenderCommand(CLI::App& app, RenderOptions& o) {
                   "Speed at the top of the colour map, m/s (default: the fastest particle of all frames).")
       ->check(CLI::PositiveNumber)
       ->type_name("M/S");
+  sub->add_option("--color-by", o.colorBy,
+                  "What colours the particles in particles mode: speed (m/s), density (kg/m^3, from the rest "
+                  "density up), id (emission order) or material (MPM: sand, snow, jelly and water each their "
+                  "own colour). Default: the scene's render.color_by, else speed.")
+      ->check(CLI::IsMember({"speed", "density", "id", "material"}));
   sub->add_option(
          "--video", o.video,
          "Also an H.264 MP4 of the frames, made by ffmpeg where it is installed (without it, the PNGs "
@@ -246,6 +271,7 @@ int renderCommand(const RenderOptions& o) {
   if (!o.mode.empty()) look.mode = o.mode;
   if (o.fov > 0) look.fov = Real(o.fov);
   if (!o.environment.empty()) look.environment = o.environment;
+  if (!o.colorBy.empty()) look.colorBy = o.colorBy;
   render::Image environment;
   if (!look.environment.empty()) {
     try {
@@ -262,13 +288,23 @@ int renderCommand(const RenderOptions& o) {
   // every frame is read and checked before anything is written; the fastest particle sets the colour map
   auto t0 = Clock::now();
   // the check pass keeps only the box and the fastest speed: a long run's frames need not fit in memory
-  double fastest = 0;
+  double fastest = 0, densest = 0, lastId = 0;
   Vec3 lo{1e30f, 1e30f, 1e30f}, hi{-1e30f, -1e30f, -1e30f};
+  const bool particleMode = look.mode == "particles";
   for (const Frame& f : frames) {
     const ParticleFrame frame =
         surfaces ? ParticleFrame{loadTriangleMesh(f.path).vertices, {}} : readParticleFrame(f.path);
     for (const Vec3& v : frame.velocity) fastest = std::max(fastest, double(length(v)));
+    for (float d : frame.density) densest = std::max(densest, double(d));
+    for (std::uint32_t id : frame.id) lastId = std::max(lastId, double(id));
     for (const Vec3& x : frame.position) lo = cwiseMin(lo, x), hi = cwiseMax(hi, x);
+    const bool missing = (look.colorBy == "density" && frame.density.size() != frame.position.size()) ||
+                         (look.colorBy == "id" && frame.id.size() != frame.position.size());
+    if (particleMode && missing)
+      throw InputError(
+          "render: coloured by " + look.colorBy + " (--color-by, render.color_by), but frame '" + f.path +
+          "' has no '" + look.colorBy +
+          "' per particle (the PLY frames of `eddy run` have it; allowed here: speed, material)");
   }
   if (!(lo.x <= hi.x))
     throw InputError("render: the " + std::string(surfaces ? "surfaces" : "particle frames") + " in '" +
@@ -316,9 +352,26 @@ int renderCommand(const RenderOptions& o) {
     camera.far = 1000;
   }
   auto rgb = [](Vec3 c) { return render::Rgb{c.x, c.y, c.z}; };
-  const render::ParticleStyle style{float(radius),
-                                    float(o.speedTop > 0 ? o.speedTop : std::max(fastest, 1e-6)),
-                                    rgb(look.colorLow), rgb(look.colorHigh)};
+  render::ParticleStyle style{float(radius), float(o.speedTop > 0 ? o.speedTop : std::max(fastest, 1e-6)),
+                              rgb(look.colorLow), rgb(look.colorHigh)};
+  // the colour map's range: speed from 0 to the fastest, density from the rest density to the densest, id
+  // over every id; material: a colour per emitter
+  std::string unit = "m/s";
+  if (look.colorBy == "density") {
+    style.valueLow = float(scene.fluid.restDensity);
+    style.valueTop = float(std::max(densest, double(style.valueLow) * 1.001));
+    unit = "kg/m3";
+  } else if (look.colorBy == "id") {
+    style.valueTop = float(std::max(lastId, 1.0));
+    unit = "";
+  } else if (look.colorBy == "material") {
+    style.palette = render::materialPalette(scene, style.low);
+  }
+  const bool ellipsoids = ssfr && look.ellipsoids;
+  const SurfaceSettings ellipsoidSettings =
+      sceneFile.empty() ? SurfaceSettings::fromSpacing(Real(2 * radius)) : surfaceSettingsFor(scene);
+  std::unique_ptr<render::EllipsoidBuffer> ellipsoidBuffer;
+  if (ellipsoids) ellipsoidBuffer = std::make_unique<render::EllipsoidBuffer>();
   render::FluidStyle fluid;
   fluid.radius = float(radius);
   fluid.absorption = rgb(look.absorption);
@@ -336,8 +389,11 @@ int renderCommand(const RenderOptions& o) {
   if (!o.quiet) {
     std::printf("eddy render: %zu frame(s) of %s, %dx%d, %s (EGL %s)", frames.size(), look.mode.c_str(),
                 width, height, gl.renderer().c_str(), gl.platform().c_str());
-    if (!surfaces && !ssfr)
-      std::printf(", speed %.3g m/s at the top of the colour map", double(style.valueTop));
+    if (particleMode && look.colorBy != "material")
+      std::printf(", coloured by %s from %.4g to %.4g%s%s", look.colorBy.c_str(), double(style.valueLow),
+                  double(style.valueTop), unit.empty() ? "" : " ", unit.c_str());
+    if (particleMode && look.colorBy == "material") std::printf(", coloured by material");
+    if (ellipsoids) std::printf(", ellipsoids");
     std::printf("\n");
   }
   std::unique_ptr<VideoWriter> video;
@@ -355,24 +411,31 @@ int renderCommand(const RenderOptions& o) {
     t0 = Clock::now();
     const TriangleMesh mesh = surfaces ? loadTriangleMesh(frames[i].path) : TriangleMesh{};
     const ParticleFrame particles = surfaces ? ParticleFrame{} : readParticleFrame(frames[i].path);
-    std::vector<Vec3> liquid;  // the particles drawn as water; the others go to the scenery as solids
-    std::vector<Vec3> liquidVelocity;
-    splitMaterials(particles, scene, float(radius), scenery.get(), liquid, liquidVelocity);
+    // the particles drawn as water (or all, coloured by material); the others go to the scenery as solids
+    std::vector<std::size_t> rows;
+    splitMaterials(particles, scene, float(radius), scenery.get(), particleMode && look.colorBy == "material",
+                   rows);
+    std::vector<Vec3> liquid;
+    liquid.reserve(rows.size());
+    for (std::size_t k : rows) liquid.push_back(particles.position[k]);
     readMs += since(t0);
     t0 = Clock::now();
     render::Image image;
     if (scenery) scenery->setTime(std::stod(frames[i].number) / double(scene.time.fps));
     if (surfaces) {
       image = surfaceRenderer->render(mesh, camera, water);
+    } else if (ellipsoids) {
+      ellipsoidBuffer->upload(particleEllipsoids(liquid, ellipsoidSettings, Real(radius), Backend::Auto));
+      image = fluidRenderer->render(*ellipsoidBuffer, camera, fluid);
     } else if (ssfr) {
       image = fluidRenderer->render(liquid, camera, fluid);
     } else {
-      std::vector<float> speeds(liquidVelocity.size());
-      for (std::size_t k = 0; k < speeds.size(); ++k) speeds[k] = length(liquidVelocity[k]);
-      image = particleRenderer->render(liquid, speeds, camera, style);
-      // the key to the colours, where the frames carry velocities
-      if (fastest > 0 && !liquid.empty())
-        render::drawColorBar(image, style.low, style.high, style.valueTop, "m/s");
+      const bool speedless = look.colorBy == "speed" && particles.velocity.empty();
+      image = particleRenderer->render(
+          liquid, speedless ? std::vector<float>{} : valuesOf(particles, look.colorBy, rows), camera, style);
+      // the key to the colours, where the frames carry them
+      if (look.colorBy != "material" && !liquid.empty() && !(look.colorBy == "speed" && fastest == 0))
+        render::drawColorBar(image, style.low, style.high, style.valueLow, style.valueTop, unit);
     }
     drawMs += since(t0);
     t0 = Clock::now();

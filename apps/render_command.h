@@ -23,6 +23,7 @@ struct RenderOptions {
   std::vector<std::string> sets;  // --set KEY=VALUE on the run's scene
   double radius = 0;              // --radius, m (default: half the run's fluid.spacing)
   double speedTop = 0;            // --speed-top, m/s (default: the fastest particle of all frames)
+  std::string colorBy;            // --color-by: speed, density, id, material (default: render.color_by)
   std::string video;              // --video FILE.mp4: the frames as a video too, where ffmpeg is installed
   double fps = 0;                 // --fps: the video's frame rate (default: the run's time.fps, else 60)
   bool quiet = false;

@@ -93,7 +93,7 @@ class FrameWriter {
     const bool due = frame % output_.every == 0;
     if (render_ && due) {
       const auto t0 = Clock::now();
-      render_->draw(sim, frame);
+      render_->draw(sim, frame, stats);
       sim.profile().add(Phase::Output, msSince(t0));
     }
     if (surface_.enabled && due) {

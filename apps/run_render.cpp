@@ -10,6 +10,8 @@
 
 #ifdef EDDY_WITH_RENDER
 #include "render/camera.h"
+#include "render/color_bar.h"
+#include "render/ellipsoid_buffer.h"
 #include "render/gl_context.h"
 #include "render/image.h"
 #include "render/particle_buffer.h"
@@ -37,7 +39,9 @@ struct InRunRenderer::Impl {
   render::FluidStyle fluidStyle;
   render::WaterStyle waterStyle;
   std::unique_ptr<render::Scenery> scenery;
-  TriangleMesh mesh;
+  render::MeshBuffer surfaceBuffer;
+  render::EllipsoidBuffer ellipsoids;
+  SceneDesc scene;
 };
 
 InRunRenderer::InRunRenderer(const SceneDesc& scene, const std::string& outDir, const std::string& size) {
@@ -47,6 +51,7 @@ InRunRenderer::InRunRenderer(const SceneDesc& scene, const std::string& outDir, 
   Impl& r = *impl_;
   r.dir = (std::filesystem::path(outDir) / "render").string();
   r.look = scene.render;
+  r.scene = scene;
   render::SceneLook look = render::sceneLook(scene, "run");
   r.camera = look.camera;
   r.sphereStyle = look.spheres;
@@ -72,17 +77,27 @@ InRunRenderer::InRunRenderer(const SceneDesc& scene, const std::string& outDir, 
 
 InRunRenderer::~InRunRenderer() = default;
 
-void InRunRenderer::draw(Simulation& sim, int frame) {
+void InRunRenderer::draw(Simulation& sim, int frame, const FrameStats& stats) {
   Impl& r = *impl_;
   render::Image image;
   if (r.scenery) r.scenery->setTime(sim.time());
-  if (r.surface) {  // the mesh is built on the device and comes back for the GL
-    sim.buildSurface(r.mesh);
-    image = r.surface->render(r.mesh, r.camera, r.waterStyle);
-  } else {
+  if (r.surface) {  // the mesh is built on the device and copied from there into the GL
+    r.surfaceBuffer.fill(sim);
+    r.surface->draw(r.surfaceBuffer, r.camera, r.waterStyle);
+    image = r.surface->target().read();
+  } else if (r.fluid && r.look.ellipsoids) {  // built on the device and copied from there into the GL
+    r.ellipsoids.fill(sim);
+    image = r.fluid->render(r.ellipsoids, r.camera, r.fluidStyle);
+  } else if (r.fluid) {
     r.particles.fill(sim);
-    image = r.fluid ? r.fluid->render(r.particles, r.camera, r.fluidStyle)
-                    : r.spheres->render(r.particles, r.camera, r.sphereStyle);
+    image = r.fluid->render(r.particles, r.camera, r.fluidStyle);
+  } else {
+    r.particles.fill(sim, r.look.colorBy);
+    render::widenColorRange(r.sphereStyle, r.scene, stats);
+    image = r.spheres->render(r.particles, r.camera, r.sphereStyle);
+    if (r.look.colorBy != "material")
+      render::drawColorBar(image, r.sphereStyle.low, r.sphereStyle.high, r.sphereStyle.valueLow,
+                           r.sphereStyle.valueTop, render::colorUnit(r.look.colorBy));
   }
   // made here, not when the renderer starts: a run refused before its first frame writes nothing
   std::filesystem::create_directories(r.dir);
@@ -93,7 +108,10 @@ void InRunRenderer::draw(Simulation& sim, int frame) {
 
 std::string InRunRenderer::description() const {
   return impl_->gl.renderer() + " (EGL " + impl_->gl.platform() + "), " + impl_->look.mode +
-         (impl_->particles.throughInterop() ? ", particles through CUDA-OpenGL interop" : "");
+         (impl_->particles.throughInterop() || impl_->surfaceBuffer.throughInterop() ||
+                  impl_->ellipsoids.throughInterop()
+              ? ", from device memory through CUDA-OpenGL interop"
+              : "");
 }
 
 #else
@@ -106,7 +124,7 @@ InRunRenderer::InRunRenderer(const SceneDesc&, const std::string&, const std::st
       "libpng)");
 }
 InRunRenderer::~InRunRenderer() = default;
-void InRunRenderer::draw(Simulation&, int) {}
+void InRunRenderer::draw(Simulation&, int, const FrameStats&) {}
 std::string InRunRenderer::description() const { return ""; }
 
 #endif

@@ -21,7 +21,8 @@ class InRunRenderer {
   InRunRenderer(const InRunRenderer&) = delete;
   InRunRenderer& operator=(const InRunRenderer&) = delete;
 
-  void draw(Simulation& sim, int frame);
+  // the frame's picture; stats widen the colour map's range of `particles` mode (render.color_by)
+  void draw(Simulation& sim, int frame, const FrameStats& stats);
   // what drew: "NVIDIA H100 ... (EGL device), particles from device memory through CUDA-OpenGL interop"
   std::string description() const;
 

@@ -20,6 +20,7 @@
 #ifdef EDDY_WITH_RENDER
 #include "render/camera.h"
 #include "render/color_bar.h"
+#include "render/ellipsoid_buffer.h"
 #include "render/gl_context.h"
 #include "render/image.h"
 #include "render/particle_renderer.h"
@@ -27,6 +28,7 @@
 #include "render/screen_space_fluid_renderer.h"
 #include "render/surface_renderer.h"
 #include "render_checks.h"
+#include "surface/particle_ellipsoids.h"
 #include "surface/surface_reconstruction.h"
 #endif
 
@@ -102,6 +104,89 @@ TEST_F(Render, FastParticlesTakeTheHighEnd) {
   EXPECT_TRUE(isBackground(image, 0, 0));
 }
 
+// colour by a value over a range (density from the rest density up), and by category (materials)
+TEST_F(Render, ParticlesTakeTheColourOfTheirValueOrMaterial) {
+  const std::vector<Vec3> three{Vec3{-0.3f, 0, 0}, Vec3{0, 0, 0}, Vec3{0.3f, 0, 0}};
+  Camera camera;
+  camera.position = {0, 0, 2};
+  camera.target = {0, 0, 0};
+  auto centre = [&](const Image& image, int k) {
+    float px, py, depth;
+    camera.project(three[std::size_t(k)], kWidth, kHeight, px, py, depth);
+    return image.at(int(px), int(py));
+  };
+  auto expectColour = [](const std::uint8_t* c, Rgb want, const char* what) {
+    std::printf("  %s: %d %d %d\n", what, c[0], c[1], c[2]);
+    EXPECT_NEAR(c[0], channel(want.r), 3) << what;
+    EXPECT_NEAR(c[1], channel(want.g), 3) << what;
+    EXPECT_NEAR(c[2], channel(want.b), 3) << what;
+  };
+  ParticleRenderer renderer(kWidth, kHeight);
+  ParticleStyle density{0.05f, 1010};
+  density.valueLow = 1000;
+  const Image byDensity = renderer.render(three, {1000, 1005, 1010}, camera, density);
+  expectColour(centre(byDensity, 0), kColorLow, "rest density");
+  expectColour(centre(byDensity, 2), kColorHigh, "densest");
+  const Rgb half{0.5f * (kColorLow.r + kColorHigh.r), 0.5f * (kColorLow.g + kColorHigh.g),
+                 0.5f * (kColorLow.b + kColorHigh.b)};
+  expectColour(centre(byDensity, 1), half, "half way");
+  ParticleStyle materials{0.05f, 1};
+  materials.palette = {kColorLow, Scenery::materialColours()[0], Scenery::materialColours()[2]};
+  const Image byMaterial = renderer.render(three, {2, 0, 1}, camera, materials);
+  expectColour(centre(byMaterial, 0), Scenery::materialColours()[2], "elastic");
+  expectColour(centre(byMaterial, 1), kColorLow, "water");
+  expectColour(centre(byMaterial, 2), Scenery::materialColours()[0], "sand");
+}
+
+// Yu–Turk ellipsoids in screen-space fluid rendering: a one-particle sheet seen edge on is drawn far thinner
+// than as spheres (its ellipsoids flatten across it), while a block of water keeps its outline
+TEST_F(Render, EllipsoidsFlattenASheetAndKeepABlock) {
+  const float radius = kSpacing / 2;
+  const eddy::SurfaceSettings settings = eddy::SurfaceSettings::fromSpacing(kSpacing);
+  FluidStyle style;
+  style.radius = radius;
+  ScreenSpaceFluidRenderer renderer(kWidth, kHeight);
+  EllipsoidBuffer ellipsoids;
+  auto drawn = [&](const std::vector<Vec3>& points, const Camera& camera, bool stretched) {
+    if (!stretched) return renderer.render(points, camera, style);
+    ellipsoids.upload(eddy::particleEllipsoids(points, settings, radius, eddy::Backend::Cpu));
+    return renderer.render(ellipsoids, camera, style);
+  };
+  // the sheet: 30 x 30 particles in the plane y = 0.3, the camera level with it
+  std::vector<Vec3> sheet;
+  for (int i = 0; i < 30; ++i)
+    for (int k = 0; k < 30; ++k) sheet.push_back(Vec3{float(i) * kSpacing, 0.3f, float(k) * kSpacing});
+  Camera edgeOn;
+  edgeOn.position = {0.29f, 0.3f, 1.6f};
+  edgeOn.target = {0.29f, 0.3f, 0.29f};
+  edgeOn.fovY = 12;
+  auto rowsCovered = [](const Image& image) {  // the water's height in pixels, the median over its columns
+    std::vector<int> heights;
+    for (int x = 0; x < kWidth; ++x) {
+      int rows = 0;
+      for (int y = 0; y < kHeight; ++y) rows += !isBackground(image, x, y);
+      if (rows > 0) heights.push_back(rows);
+    }
+    if (heights.empty()) return 0;
+    std::nth_element(heights.begin(), heights.begin() + heights.size() / 2, heights.end());
+    return heights[heights.size() / 2];
+  };
+  const int asSpheres = rowsCovered(drawn(sheet, edgeOn, false)),
+            asEllipsoids = rowsCovered(drawn(sheet, edgeOn, true));
+  std::printf("  a sheet seen edge on: %d rows as spheres, %d as ellipsoids\n", asSpheres, asEllipsoids);
+  EXPECT_GE(asSpheres, 10);
+  EXPECT_GE(asEllipsoids, 1);
+  // inside the sheet the ellipsoids' half-thickness is 0.40 r (stretches 1.19, 1.19 and 1.19 / k_r, brought
+  // back to the sphere's volume); along its near edge, which the median column sees, about 0.5 r
+  EXPECT_LE(asEllipsoids, 0.7 * asSpheres);
+  // the block: nearly the spheres' outline
+  const std::vector<Vec3> points = column();
+  const Camera camera = Camera::framing(points, radius);
+  const double iou = silhouetteIoU(drawn(points, camera, true), analyticMask(points, camera, radius));
+  std::printf("  the column as ellipsoids: IoU %.4f against the spheres' projection\n", iou);
+  EXPECT_GE(iou, 0.8);
+}
+
 TEST_F(Render, SizeBeyondTheLimitIsRefused) {
   for (auto [w, h] : {std::pair{0, 240}, std::pair{320, -1}, std::pair{1 << 20, 240}}) {
     try {
@@ -118,7 +203,7 @@ TEST(RenderColorBar, ShowsTheMapAndItsTop) {
   Image image;
   image.width = kWidth, image.height = kHeight;
   image.rgb.assign(std::size_t(kWidth) * kHeight * 3, 235);
-  const ColorBarPlacement bar = drawColorBar(image, kColorLow, kColorHigh, 3.2f, "m/s");
+  const ColorBarPlacement bar = drawColorBar(image, kColorLow, kColorHigh, 0, 3.2f, "m/s");
   ASSERT_LT(bar.x0, bar.x1);
   const std::uint8_t* bottom = image.at((bar.x0 + bar.x1) / 2, bar.y1);
   const std::uint8_t* top = image.at((bar.x0 + bar.x1) / 2, bar.y0);
@@ -134,8 +219,8 @@ TEST(RenderColorBar, ShowsTheMapAndItsTop) {
   Image tiny;
   tiny.width = 32, tiny.height = 32;
   tiny.rgb.assign(32 * 32 * 3, 7);
-  EXPECT_GT(drawColorBar(tiny, kColorLow, kColorHigh, 1, "").x0,
-            drawColorBar(tiny, kColorLow, kColorHigh, 1, "").x1);
+  EXPECT_GT(drawColorBar(tiny, kColorLow, kColorHigh, 0, 1, "").x0,
+            drawColorBar(tiny, kColorLow, kColorHigh, 0, 1, "").x1);
   EXPECT_EQ(std::count(tiny.rgb.begin(), tiny.rgb.end(), 7), 32 * 32 * 3);
 }
 
@@ -375,6 +460,13 @@ TEST_F(Render, CommandDrawsEachFrame) {
            "/scenes/dam_break.json' --frames 2 --set fluid.spacing=0.05 --backend cpu --quiet --out run"),
       0);
   EXPECT_EQ(eddy("render run --mode sprites"), 2);
+  EXPECT_EQ(eddy("render run --color-by pressure"), 2);
+  EXPECT_EQ(eddy("render run --set render.color_by=weight"), 2);
+  {
+    std::ifstream in(dir / "err.txt");
+    const std::string err{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    EXPECT_NE(err.find("/render/color_by"), std::string::npos) << err;
+  }
   EXPECT_EQ(eddy("render run --environment missing.png"), 2);
   EXPECT_EQ(eddy("render run --set render.fov=500"), 2);
   EXPECT_EQ(eddy("render run --set render.zoom=2"), 2);
@@ -401,6 +493,16 @@ TEST_F(Render, CommandDrawsEachFrame) {
                            readPng((dir / "flags" / "frame_000001.png").string())),
             0);
   EXPECT_GT(meanDifference(readPng((dir / "scene" / "frame_000001.png").string()),
+                           readPng((dir / "fluid" / "frame_000001.png").string())),
+            1);
+  // coloured by id: the colour bar's top is the last id of the run's 2 frames
+  ASSERT_EQ(eddy("render run --size 160x120 --color-by id --out ids"), 0);
+  {
+    std::ifstream in(dir / "out.txt");
+    const std::string out{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    EXPECT_NE(out.find("coloured by id from 0 to "), std::string::npos) << out;
+  }
+  EXPECT_GT(meanDifference(readPng((dir / "ids" / "frame_000001.png").string()),
                            readPng((dir / "fluid" / "frame_000001.png").string())),
             1);
   ASSERT_EQ(eddy("render run --size 160x120 --quiet"), 0);

@@ -204,8 +204,14 @@ struct RenderDesc {
   std::string environment;
   Vec3 absorption{4.0f, 1.1f, 0.7f};  // "absorption": Beer–Lambert coefficients per metre of water, RGB, ≥ 0
   Vec3 colorLow{0.10f, 0.30f, 0.85f};   // "color_low": particles at rest, RGB 0..1
-  Vec3 colorHigh{0.95f, 0.95f, 1.00f};  // "color_high": particles at the top of the speed map, RGB 0..1
+  Vec3 colorHigh{0.95f, 0.95f, 1.00f};  // "color_high": particles at the top of the colour map, RGB 0..1
   bool scenery = true;  // "scenery": the domain's floor and the colliders drawn behind the water
+  // "color_by": what colours the particles in `particles` mode: "speed" (m/s, from 0), "density"
+  // (kg/m^3, from the rest density), "id" (emission order) or "material" (each MPM material its own colour)
+  std::string colorBy = "speed";
+  // "ellipsoids": `ssfr` draws each particle as its Yu–Turk ellipsoid, stretched along the water's
+  // surface (flat water reads flat, thin sheets stay thin); false: spheres
+  bool ellipsoids = true;
 };
 
 // a measuring point (an element of the scene's "probes" list); `eddy run` writes probes.csv

@@ -15,6 +15,8 @@ namespace eddy {
 struct TriangleMesh;     // src/colliders/triangle_mesh.h
 struct SurfaceStats;     // src/surface/surface_reconstruction.h
 struct SurfaceSettings;  // src/surface/surface_reconstruction.h
+struct SurfaceMeshView;  // src/surface/marching_cubes.h
+struct EllipsoidView;    // src/surface/particle_ellipsoids.h
 
 // statistics of one frame, reduced on the device
 struct FrameStats {
@@ -124,6 +126,21 @@ class Simulation {
   // is empty for every particle.
   virtual void buildSurface(TriangleMesh& out, SurfaceStats* stats = nullptr,
                             const SurfaceSettings* settings = nullptr, const std::string& group = {}) = 0;
+  // the same, left on the simulation's own device (the GPU's memory for the CUDA backend, the host's for the
+  // CPU), valid until the next call: renderers copy it into OpenGL buffers without a trip through the host.
+  // An empty view (no triangles) where there is no liquid.
+  virtual void buildSurfaceOnDevice(SurfaceMeshView& out, SurfaceStats* stats = nullptr,
+                                    const SurfaceSettings* settings = nullptr,
+                                    const std::string& group = {}) = 0;
+  // every particle as the ellipsoid of its Yu–Turk anisotropic kernel, sized for spheres of half the
+  // spacing, by the scene's "surface" settings; on the simulation's own device until the next call (what
+  // screen-space fluid rendering splats). An empty view where there is no liquid.
+  virtual void buildEllipsoidsOnDevice(EllipsoidView& out) = 0;
+  // one value per particle, in the order of copyPositions, written to `out` in the simulation's own memory
+  // (a device pointer for the CUDA backend): "speed" (m/s), "density" (kg/m^3), "id", or "material" (an MPM
+  // particle's emitter, an index into the scene's emitters; 0 for the other solvers). Throws InputError
+  // for another name.
+  virtual void copyValues(const std::string& quantity, float* out) = 0;
   // the material types that get surfaces of their own (surface.groups "material" in an MPM scene of
   // several materials); empty when one surface holds every particle
   virtual std::vector<std::string> surfaceGroups() const = 0;

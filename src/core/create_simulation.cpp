@@ -3,6 +3,7 @@
 #include <eddy/simulation.h>
 
 #include "colliders/mesh_field.h"
+#include "surface/particle_ellipsoids.h"
 #include "surface/surface_reconstruction.h"
 
 namespace eddy {
@@ -12,6 +13,8 @@ std::vector<std::string> solverNames();
 MeshSdfStats timeMeshSdfBuild(const TriangleMesh& mesh, const MeshSdfSettings& settings, int repeats);
 TriangleMesh reconstructSurface(const std::vector<Vec3>& particles, const SurfaceSettings& settings,
                                 SurfaceStats* stats);
+HostEllipsoids particleEllipsoids(const std::vector<Vec3>& particles, const SurfaceSettings& settings,
+                                  Real radius);
 }  // namespace cpu
 #if EDDY_WITH_CUDA
 namespace cuda {
@@ -19,6 +22,8 @@ std::unique_ptr<Simulation> makeSimulation(const SceneDesc& scene);
 MeshSdfStats timeMeshSdfBuild(const TriangleMesh& mesh, const MeshSdfSettings& settings, int repeats);
 TriangleMesh reconstructSurface(const std::vector<Vec3>& particles, const SurfaceSettings& settings,
                                 SurfaceStats* stats);
+HostEllipsoids particleEllipsoids(const std::vector<Vec3>& particles, const SurfaceSettings& settings,
+                                  Real radius);
 }  // namespace cuda
 #endif
 
@@ -61,6 +66,19 @@ TriangleMesh reconstructSurface(const std::vector<Vec3>& particles, const Surfac
 #endif
   }
   return cpu::reconstructSurface(particles, settings, stats);
+}
+
+HostEllipsoids particleEllipsoids(const std::vector<Vec3>& particles, const SurfaceSettings& settings,
+                                  Real radius, Backend backend) {
+  if (resolveBackend(backend) == Backend::Cuda) {
+#if EDDY_WITH_CUDA
+    if (!cudaAvailable()) throw InputError("--backend cuda: no CUDA GPU is available on this machine");
+    return cuda::particleEllipsoids(particles, settings, radius);
+#else
+    throw InputError("--backend cuda: this build of eddy has no CUDA backend (rebuild with -DEDDY_CUDA=ON)");
+#endif
+  }
+  return cpu::particleEllipsoids(particles, settings, radius);
 }
 
 }  // namespace eddy

@@ -130,9 +130,13 @@ ParticleFrame readParticleFrame(const std::string& path) {
   const Property *vx = find("vx"), *vy = find("vy"), *vz = find("vz");
   const bool velocities = vx && vy && vz;
   const Property* material = find("material");
+  const Property* density = find("density");
+  const Property* id = find("id");
   frame.position.resize(std::size_t(count));
   if (velocities) frame.velocity.resize(std::size_t(count));
   if (material) frame.material.resize(std::size_t(count));
+  if (density) frame.density.resize(std::size_t(count));
+  if (id) frame.id.resize(std::size_t(count));
   for (long long i = 0; i < count; ++i) {
     const char* at = bytes.data() + body + std::size_t(i) * stride;
     const Vec3 p{Real(readScalar(at + x->offset, *x)), Real(readScalar(at + y->offset, *y)),
@@ -147,6 +151,8 @@ ParticleFrame readParticleFrame(const std::string& path) {
                                         Real(readScalar(at + vz->offset, *vz))};
     if (material)
       frame.material[std::size_t(i)] = std::uint32_t(readScalar(at + material->offset, *material));
+    if (density) frame.density[std::size_t(i)] = float(readScalar(at + density->offset, *density));
+    if (id) frame.id[std::size_t(i)] = std::uint32_t(readScalar(at + id->offset, *id));
   }
   return frame;  // possibly empty: a nozzle's first frames
 }

@@ -14,11 +14,14 @@ struct ParticleFrame {
   std::vector<Vec3> velocity;  // empty where the file has none
   // MPM: each particle's emitter index, from a "material" property (HostParticles::material); else empty
   std::vector<std::uint32_t> material;
+  std::vector<float> density;     // kg/m^3, from a "density" property; else empty
+  std::vector<std::uint32_t> id;  // from an "id" property; else empty
 };
 
-// A binary little-endian PLY whose vertices have x, y, z (and vx, vy, vz where written) as scalar
-// properties of any PLY type; any other PLY or a VTK XML file through loadPointCloud, positions only.
-// Throws InputError naming the file for a frame that cannot be read or holds a position that is not finite.
+// A binary little-endian PLY whose vertices have x, y, z (and vx, vy, vz, density, id, material where
+// written) as scalar properties of any PLY type; any other PLY or a VTK XML file through loadPointCloud,
+// positions only. Throws InputError naming the file for a frame that cannot be read or holds a position that
+// is not finite.
 ParticleFrame readParticleFrame(const std::string& path);
 
 }  // namespace eddy

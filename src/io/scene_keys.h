@@ -69,6 +69,7 @@ inline constexpr std::array<std::string_view, 4> kMaterialTypes{"water", "elasti
 inline constexpr std::array<std::string_view, 2> kWcsphDensities{"continuity", "summation"};
 inline constexpr std::array<std::string_view, 2> kProbeTypes{"point", "gauge"};
 inline constexpr std::array<std::string_view, 3> kRenderModes{"particles", "ssfr", "surface"};
+inline constexpr std::array<std::string_view, 4> kColorBy{"speed", "density", "id", "material"};
 
 // top level: scalar keys, then the keys that hold sections (read by hand), in file order
 inline const std::array<Field<SceneDesc>, 2> kSceneFields{{
@@ -237,7 +238,7 @@ inline const std::array<Field<SurfaceDesc>, 7> kSurfaceFields{{
     {.key = "groups", .member = &SurfaceDesc::groups, .choices = kSurfaceGroups},
 }};
 
-inline const std::array<Field<RenderDesc>, 11> kRenderFields{{
+inline const std::array<Field<RenderDesc>, 13> kRenderFields{{
     {.key = "mode", .member = &RenderDesc::mode, .choices = kRenderModes},
     {.key = "frame", .member = &RenderDesc::frame},
     {.key = "camera", .member = &RenderDesc::camera},
@@ -249,6 +250,8 @@ inline const std::array<Field<RenderDesc>, 11> kRenderFields{{
     {.key = "color_low", .member = &RenderDesc::colorLow, .range = closed(0, 1)},
     {.key = "color_high", .member = &RenderDesc::colorHigh, .range = closed(0, 1)},
     {.key = "scenery", .member = &RenderDesc::scenery},
+    {.key = "color_by", .member = &RenderDesc::colorBy, .choices = kColorBy},
+    {.key = "ellipsoids", .member = &RenderDesc::ellipsoids},
 }};
 
 // an element of the scene's "probes" list; "name" and "position" are required, and the name's characters,

@@ -23,7 +23,8 @@ constexpr Glyph kGlyphs[] = {
     {'.', {0x00, 0x00, 0x00, 0x00, 0x00, 0x0C, 0x0C}}, {'m', {0x00, 0x00, 0x1A, 0x15, 0x15, 0x11, 0x11}},
     {'/', {0x01, 0x01, 0x02, 0x04, 0x08, 0x10, 0x10}}, {'s', {0x00, 0x00, 0x0E, 0x10, 0x0E, 0x01, 0x1E}},
     {'e', {0x00, 0x00, 0x0E, 0x11, 0x1F, 0x10, 0x0E}}, {'-', {0x00, 0x00, 0x00, 0x1F, 0x00, 0x00, 0x00}},
-    {'+', {0x00, 0x04, 0x04, 0x1F, 0x04, 0x04, 0x00}},
+    {'+', {0x00, 0x04, 0x04, 0x1F, 0x04, 0x04, 0x00}}, {'k', {0x10, 0x10, 0x12, 0x14, 0x18, 0x14, 0x12}},
+    {'g', {0x00, 0x0F, 0x11, 0x11, 0x0F, 0x01, 0x0E}},
 };
 
 void put(Image& image, int x, int y, std::uint8_t r, std::uint8_t g, std::uint8_t b) {
@@ -49,7 +50,8 @@ std::uint8_t channel(float c) { return std::uint8_t(std::lround(std::fmin(std::f
 
 }  // namespace
 
-ColorBarPlacement drawColorBar(Image& image, Rgb low, Rgb high, float top, const std::string& unit) {
+ColorBarPlacement drawColorBar(Image& image, Rgb low, Rgb high, float bottom, float top,
+                               const std::string& unit) {
   if (image.width < 64 || image.height < 48) return {0, 0, -1, -1};
   const int width = std::max(6, image.width / 80), height = image.height / 2;
   const int x1 = image.width - 8, x0 = x1 - width + 1, y0 = (image.height - height) / 2, y1 = y0 + height - 1;
@@ -62,10 +64,17 @@ ColorBarPlacement drawColorBar(Image& image, Rgb low, Rgb high, float top, const
       put(image, x, y, channel(low.r + (high.r - low.r) * t), channel(low.g + (high.g - low.g) * t),
           channel(low.b + (high.b - low.b) * t));
   }
-  char value[32];
-  std::snprintf(value, sizeof value, "%.3g", double(top));
-  writeText(image, std::string(value) + (unit.empty() ? "" : " " + unit), x1 + 1, y0 - 11);
-  writeText(image, "0", x1 + 1, y1 + 4);
+  auto label = [](float v) {
+    char text[32];
+    // whole numbers from 1000 up written out (an id of 17999, a density of 1012), the rest to 4 digits
+    if (std::fabs(v) >= 1000 && std::fabs(v) < 1e9)
+      std::snprintf(text, sizeof text, "%.0f", double(v));
+    else
+      std::snprintf(text, sizeof text, "%.4g", double(v));
+    return std::string(text);
+  };
+  writeText(image, label(top) + (unit.empty() ? "" : " " + unit), x1 + 1, y0 - 11);
+  writeText(image, label(bottom), x1 + 1, y1 + 4);
   return {x0, y0, x1, y1};
 }
 

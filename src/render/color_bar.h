@@ -14,8 +14,9 @@ struct ColorBarPlacement {
   int x0, y0, x1, y1;  // the bar's pixels, inclusive, rows from the top
 };
 
-// draws the bar for values from 0 (colour low) to top (colour high), labelled "0" and e.g. "3.2 m/s";
-// returns where the bar went. Pictures narrower than 64 or shorter than 48 pixels get no bar.
-ColorBarPlacement drawColorBar(Image& image, Rgb low, Rgb high, float top, const std::string& unit);
+// draws the bar for values from bottom (colour low) to top (colour high), labelled e.g. "0" and
+// "3.2 m/s"; returns where the bar went. Pictures narrower than 64 or shorter than 48 pixels get no bar.
+ColorBarPlacement drawColorBar(Image& image, Rgb low, Rgb high, float bottom, float top,
+                               const std::string& unit);
 
 }  // namespace eddy::render

@@ -4,6 +4,9 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
+
+#include "render/interop_buffer.h"
 
 namespace eddy {
 class Simulation;
@@ -13,24 +16,23 @@ namespace eddy::render {
 
 class ParticleBuffer {
  public:
-  ParticleBuffer();  // needs a current OpenGL context
-  ~ParticleBuffer();
-  ParticleBuffer(const ParticleBuffer&) = delete;
-  ParticleBuffer& operator=(const ParticleBuffer&) = delete;
+  ParticleBuffer() = default;  // needs a current OpenGL context
 
-  // the simulation's positions now; throws RuntimeFailure where a CUDA simulation cannot reach the GL
-  // (a build without CUDA-OpenGL interop, or a GL on another device)
-  void fill(Simulation& sim);
-  unsigned id() const { return buffer_; }
+  // the simulation's positions now, and with `quantity` one value per particle (Simulation::copyValues:
+  // "speed", "density", "id", "material"; "" for none); throws RuntimeFailure where a CUDA simulation
+  // cannot reach the GL (a build without CUDA-OpenGL interop, or a GL on another device)
+  void fill(Simulation& sim, const std::string& quantity = {});
+  unsigned id() const { return buffer_.id(); }
+  // the values' buffer, 0 where the last fill took none
+  unsigned valuesId() const { return hasValues_ ? values_.id() : 0; }
   std::size_t count() const { return count_; }
   // whether the last fill went device to device through CUDA-OpenGL interop
   bool throughInterop() const { return interop_; }
 
  private:
-  unsigned buffer_ = 0;
-  std::size_t count_ = 0, capacity_ = 0;
-  void* cudaResource_ = nullptr;  // cudaGraphicsResource_t of the buffer, registered once per allocation
-  bool interop_ = false;
+  InteropBuffer buffer_, values_;
+  std::size_t count_ = 0;
+  bool interop_ = false, hasValues_ = false;
 };
 
 }  // namespace eddy::render

@@ -3,6 +3,7 @@
 #include <eddy/error.h>
 
 #include <string>
+#include <vector>
 
 #include "render/gl.h"
 #include "render/gl_program.h"
@@ -23,10 +24,13 @@ uniform mat4 view;
 uniform mat4 projection;
 uniform ivec2 viewport;
 uniform float radius;
+uniform float valueLow;
 uniform float valueTop;
 uniform int hasValues;
 uniform vec3 colorLow;
 uniform vec3 colorHigh;
+uniform int categories;  // > 0: value k takes palette[k] (materials) instead of the map
+uniform vec3 palette[16];
 void main() {
   ivec2 p = ivec2(gl_GlobalInvocationID.xy);
   if (p.x >= viewport.x || p.y >= viewport.y) return;
@@ -42,10 +46,12 @@ void main() {
   float b = dot(dir, centre);
   vec3 hit = dir * (b - sqrt(max(b * b - dot(centre, centre) + radius * radius, 0.0)));
   vec3 n = (hit - centre) / radius;
-  float t = hasValues != 0 ? clamp(value[i] / valueTop, 0.0, 1.0) : 0.0;
+  float t = hasValues != 0 ? clamp((value[i] - valueLow) / (valueTop - valueLow), 0.0, 1.0) : 0.0;
+  vec3 c = mix(colorLow, colorHigh, t);
+  if (categories > 0) c = palette[clamp(hasValues != 0 ? int(value[i] + 0.5) : 0, 0, categories - 1)];
   // a headlight: full colour where the surface faces the camera
   float shade = 0.35 + 0.65 * max(dot(n, -dir), 0.0);
-  imageStore(colour, p, vec4(mix(colorLow, colorHigh, t) * shade, 1));
+  imageStore(colour, p, vec4(c * shade, 1));
 }
 )";
 
@@ -80,7 +86,7 @@ Image ParticleRenderer::render(const std::vector<Vec3>& positions, const std::ve
     glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(values.empty() ? sizeof none : values.size() * 4),
                  values.empty() ? &none : values.data(), GL_STREAM_DRAW);
   }
-  drawBuffer(gl_->buffers[0], positions.size(), !values.empty(), camera, style);
+  drawBuffer(gl_->buffers[0], values.empty() ? 0 : gl_->buffers[1], positions.size(), camera, style);
   return target_.read();
 }
 
@@ -92,14 +98,19 @@ Image ParticleRenderer::render(const ParticleBuffer& particles, const Camera& ca
 
 void ParticleRenderer::draw(const ParticleBuffer& particles, const Camera& camera,
                             const ParticleStyle& style) {
-  const float none = 0;
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, gl_->buffers[1]);
-  glBufferData(GL_SHADER_STORAGE_BUFFER, sizeof none, &none, GL_STREAM_DRAW);
-  drawBuffer(particles.id(), particles.count(), false, camera, style);
+  drawBuffer(particles.id(), particles.valuesId(), particles.count(), camera, style);
 }
 
-void ParticleRenderer::drawBuffer(unsigned positions, std::size_t count, bool hasValues, const Camera& camera,
-                                  const ParticleStyle& style) {
+void ParticleRenderer::drawBuffer(unsigned positions, unsigned values, std::size_t count,
+                                  const Camera& camera, const ParticleStyle& style) {
+  if (style.palette.size() > 16) throw RuntimeFailure("render: more than 16 colours in a particle palette");
+  const bool hasValues = values != 0;
+  if (!hasValues) {  // a buffer is bound all the same
+    const float none = 0;
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, gl_->buffers[1]);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, sizeof none, &none, GL_STREAM_DRAW);
+    values = gl_->buffers[1];
+  }
   target_.begin(kBackground);
   if (scenery_) scenery_->draw(camera, float(target_.width()) / float(target_.height()));
   const Mat4 view = camera.view(),
@@ -109,13 +120,20 @@ void ParticleRenderer::drawBuffer(unsigned positions, std::size_t count, bool ha
   const GlProgram& p = gl_->shade;
   glUseProgram(p.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, positions);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, gl_->buffers[1]);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, values);
   spheres.bindForShading(target_);
   glUniformMatrix4fv(p.uniform("view"), 1, GL_FALSE, view.data());
   glUniformMatrix4fv(p.uniform("projection"), 1, GL_FALSE, projection.data());
   glUniform2i(p.uniform("viewport"), target_.width(), target_.height());
   glUniform1f(p.uniform("radius"), style.radius);
-  glUniform1f(p.uniform("valueTop"), style.valueTop > 0 ? style.valueTop : 1);
+  glUniform1f(p.uniform("valueLow"), style.valueLow);
+  glUniform1f(p.uniform("valueTop"), style.valueTop > style.valueLow ? style.valueTop : style.valueLow + 1);
+  glUniform1i(p.uniform("categories"), int(style.palette.size()));
+  if (!style.palette.empty()) {
+    std::vector<float> rgb;
+    for (const Rgb& c : style.palette) rgb.insert(rgb.end(), {c.r, c.g, c.b});
+    glUniform3fv(p.uniform("palette"), GLsizei(style.palette.size()), rgb.data());
+  }
   glUniform1i(p.uniform("hasValues"), hasValues ? 1 : 0);
   glUniform3f(p.uniform("colorLow"), style.low.r, style.low.g, style.low.b);
   glUniform3f(p.uniform("colorHigh"), style.high.r, style.high.g, style.high.b);

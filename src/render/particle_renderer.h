@@ -1,8 +1,9 @@
 // Particles as spheres: every pixel of each particle's projected silhouette ray-cast against its sphere
 // (render/sphere_splatting.h, compute shaders), the nearest hit kept, so silhouettes, shading and
-// overlaps are those of true spheres. Coloured by a scalar (speed) through a colour map (kColorLow to
-// kColorHigh unless the style says otherwise), lit by a headlight; a sphere's centre pixel shows its colour
-// unshaded. Drawn into an offscreen framebuffer and read back, or left there for a window to copy.
+// overlaps are those of true spheres. Coloured by a scalar (speed, density, id) through a colour map
+// (kColorLow to kColorHigh unless the style says otherwise) or by a category (material) through a palette,
+// lit by a headlight; a sphere's centre pixel shows its colour unshaded. Drawn into an offscreen framebuffer
+// and read back, or left there for a window to copy.
 #pragma once
 
 #include <eddy/vec3.h>
@@ -26,6 +27,9 @@ struct ParticleStyle {
   float radius = 0.01f;                    // m
   float valueTop = 1;                      // the value mapped to the high end (speed in m/s)
   Rgb low = kColorLow, high = kColorHigh;  // the colour map's ends
+  float valueLow = 0;                      // the value mapped to the low end
+  // a colour per value 0, 1, 2, ... (materials) in place of the map, where not empty (at most 16)
+  std::vector<Rgb> palette;
 };
 
 class ParticleRenderer {
@@ -36,10 +40,10 @@ class ParticleRenderer {
   ParticleRenderer(const ParticleRenderer&) = delete;
   ParticleRenderer& operator=(const ParticleRenderer&) = delete;
 
-  // values: one per particle (speed), or empty for the low end everywhere
+  // values: one per particle (speed, say), or empty for the low end everywhere
   Image render(const std::vector<Vec3>& positions, const std::vector<float>& values, const Camera& camera,
                const ParticleStyle& style);
-  // from a simulation's positions in a GL buffer (no values: the colour map's low end)
+  // from a simulation's positions (and values, where the buffer was filled with them) in GL buffers
   Image render(const ParticleBuffer& particles, const Camera& camera, const ParticleStyle& style);
   // the same, left in target() without a read-back (a window copies it)
   void draw(const ParticleBuffer& particles, const Camera& camera, const ParticleStyle& style);
@@ -51,7 +55,7 @@ class ParticleRenderer {
   double drawMilliseconds() const { return target_.drawMilliseconds(); }
 
  private:
-  void drawBuffer(unsigned positions, std::size_t count, bool hasValues, const Camera& camera,
+  void drawBuffer(unsigned positions, unsigned values, std::size_t count, const Camera& camera,
                   const ParticleStyle& style);
   struct Gl;
   OffscreenTarget target_;

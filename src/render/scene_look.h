@@ -4,8 +4,10 @@
 #pragma once
 
 #include <eddy/scene.h>
+#include <eddy/simulation.h>
 
 #include <string>
+#include <vector>
 
 #include "render/camera.h"
 #include "render/image.h"
@@ -26,5 +28,17 @@ struct SceneLook {
 // `command` prefixes messages ("run", "view"); throws InputError naming render.environment where its image
 // cannot be read
 SceneLook sceneLook(const SceneDesc& scene, const std::string& command);
+
+// a colour per emitter of the scene, for particles coloured by material: sand, snow and elastic solids
+// their own (Scenery::materialColours), water the given colour
+std::vector<Rgb> materialPalette(const SceneDesc& scene, Rgb water);
+
+// the colour map's range for a frame of a live simulation, widened and never narrowed so that colours stay
+// comparable from frame to frame: speed from 0 to the fastest particle so far, density from the rest
+// density to the densest so far, id from 0 to the last id given (render.color_by)
+void widenColorRange(ParticleStyle& style, const SceneDesc& scene, const FrameStats& stats);
+
+// the colour bar's unit for render.color_by ("m/s", "kg/m3", "" for id; material has no bar)
+std::string colorUnit(const std::string& colorBy);
 
 }  // namespace eddy::render

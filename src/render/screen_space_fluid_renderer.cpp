@@ -189,8 +189,19 @@ void ScreenSpaceFluidRenderer::draw(const ParticleBuffer& particles, const Camer
   drawBuffer(particles.id(), particles.count(), camera, style);
 }
 
+Image ScreenSpaceFluidRenderer::render(const EllipsoidBuffer& ellipsoids, const Camera& camera,
+                                       const FluidStyle& style) {
+  draw(ellipsoids, camera, style);
+  return target_.read();
+}
+
+void ScreenSpaceFluidRenderer::draw(const EllipsoidBuffer& ellipsoids, const Camera& camera,
+                                    const FluidStyle& style) {
+  drawBuffer(ellipsoids.centres(), ellipsoids.count(), camera, style, ellipsoids.shapes());
+}
+
 void ScreenSpaceFluidRenderer::drawBuffer(unsigned positions, std::size_t particleCount, const Camera& camera,
-                                          const FluidStyle& style) {
+                                          const FluidStyle& style, SplatShapes ellipsoids) {
   if (!(style.radius > 0) || style.smoothingIterations < 0)
     throw RuntimeFailure("render: screen-space fluids need a positive radius and no negative iterations");
   Gl& gl = *gl_;
@@ -201,8 +212,8 @@ void ScreenSpaceFluidRenderer::drawBuffer(unsigned positions, std::size_t partic
   const Mat4 view = camera.view(), projection = camera.projection(float(w) / float(h));
 
   // 1. and 2. the nearest depth and the thickness, splatted, then as floats
-  gl.spheres.nearest(positions, particleCount, view, projection, style.radius, false, target_);
-  gl.spheres.thickness(positions, particleCount, view, projection, style.radius, target_);
+  gl.spheres.nearest(positions, particleCount, view, projection, style.radius, false, target_, ellipsoids);
+  gl.spheres.thickness(positions, particleCount, view, projection, style.radius, target_, ellipsoids);
   auto run = [&](const GlProgram& p) {
     glUseProgram(p.id());
     glUniform2i(p.uniform("viewport"), w, h);

@@ -1,7 +1,9 @@
 // Screen-space fluid rendering: the liquid drawn straight from its particles, with no mesh, as one smooth
 // body of water. Four passes on the GPU:
-//   1. depth: each particle a ray-cast sphere; the nearest sphere's view-space depth per pixel;
-//   2. thickness: every sphere's chord along the pixel's ray, added up (no depth test);
+//   1. depth: each particle a ray-cast sphere, or the ellipsoid of its Yu–Turk anisotropy (flattened
+//      along the water's surface, as FleX and the DX11 PBF demo splat them); the nearest view-space depth
+//      per pixel;
+//   2. thickness: every sphere's or ellipsoid's chord along the pixel's ray, added up (no depth test);
 //   3. smoothing: a separable bilateral filter over the depth, as wide as a few projected particle radii,
 //      that leaves depths further apart than a couple of radii alone (so the water's outline and layers
 //      in front of each other keep their edges) and never fills pixels without water; a plain one over
@@ -23,6 +25,7 @@
 #include <vector>
 
 #include "render/camera.h"
+#include "render/ellipsoid_buffer.h"
 #include "render/environment_map.h"
 #include "render/image.h"
 #include "render/offscreen_target.h"
@@ -52,6 +55,9 @@ class ScreenSpaceFluidRenderer {
   Image render(const ParticleBuffer& particles, const Camera& camera, const FluidStyle& style);
   // the same, left in target() without a read-back (a window copies it)
   void draw(const ParticleBuffer& particles, const Camera& camera, const FluidStyle& style);
+  // every particle as its ellipsoid (Yu–Turk anisotropy) instead of a sphere
+  Image render(const EllipsoidBuffer& ellipsoids, const Camera& camera, const FluidStyle& style);
+  void draw(const EllipsoidBuffer& ellipsoids, const Camera& camera, const FluidStyle& style);
   OffscreenTarget& target() { return target_; }
   // drawn behind the particles from the next picture on (nullptr: the plain background); not owned
   void setScenery(const Scenery* scenery) { scenery_ = scenery; }
@@ -62,7 +68,8 @@ class ScreenSpaceFluidRenderer {
   double drawMilliseconds() const { return target_.drawMilliseconds(); }
 
  private:
-  void drawBuffer(unsigned positions, std::size_t count, const Camera& camera, const FluidStyle& style);
+  void drawBuffer(unsigned positions, std::size_t count, const Camera& camera, const FluidStyle& style,
+                  SplatShapes ellipsoids = {});
   struct Gl;
   OffscreenTarget target_;
   const Scenery* scenery_ = nullptr;

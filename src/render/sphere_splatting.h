@@ -1,6 +1,7 @@
-// Particles as spheres, drawn by compute shaders instead of the raster pipeline. Each particle walks the
-// pixels of its projected silhouette (the tangent bounds of render/sphere_sprites.h), casts each pixel's
-// ray onto its sphere and merges the hit with atomics into per-pixel buffers:
+// Particles as spheres (or ellipsoids), drawn by compute shaders instead of the raster pipeline. Each
+// particle walks the pixels of its projected silhouette (the tangent bounds of render/sphere_sprites.h; an
+// ellipsoid's of its bounding sphere), casts each pixel's ray onto its sphere or ellipsoid and merges the
+// hit with atomics into per-pixel buffers:
 //   - the nearest hit's view-space depth: atomicMin on its bits (positive floats order as their bits);
 //   - which particle that hit belongs to (a second walk writes the index where its depth won);
 //   - the summed chord lengths inside the spheres, times 6 / pi (the water the spheres stand for), in
@@ -33,6 +34,12 @@ const uint kNoSphere = 0xffffffffu;
 layout(binding = 4) uniform sampler2D scene;  // the scenery drawn before the water (the background, a floor)
 )";
 
+// ellipsoids in place of spheres: GL buffers of per-particle shape matrices (9 floats, row-major) and
+// bounding radii, as render/ellipsoid_buffer.h holds them; shapes 0 for spheres
+struct SplatShapes {
+  unsigned shapes = 0, bounds = 0;
+};
+
 class SphereSplatting {
  public:
   // needs a current OpenGL 4.3 context
@@ -45,10 +52,10 @@ class SphereSplatting {
   // is a GL buffer of packed xyz floats. Spheres behind what `scene` holds in its depth (the scenery drawn
   // before) are hidden.
   void nearest(unsigned positions, std::size_t count, const Mat4& view, const Mat4& projection, float radius,
-               bool particles, const OffscreenTarget& scene);
+               bool particles, const OffscreenTarget& scene, SplatShapes ellipsoids = {});
   // the summed chords per pixel in front of the scenery (thicknessFixed)
   void thickness(unsigned positions, std::size_t count, const Mat4& view, const Mat4& projection,
-                 float radius, const OffscreenTarget& scene);
+                 float radius, const OffscreenTarget& scene, SplatShapes ellipsoids = {});
   // for other primitives splatted the same way (render/surface_renderer.cpp: triangles): the nearest
   // depths back to "none", and the per-pixel buffers bound (2, 3, 4) for a walk of their own
   void clearNearest();
@@ -63,7 +70,7 @@ class SphereSplatting {
 
  private:
   void walk(int pass, unsigned positions, std::size_t count, const Mat4& view, const Mat4& projection,
-            float radius, unsigned sceneDepth);
+            float radius, unsigned sceneDepth, SplatShapes ellipsoids);
   int width_, height_;
   unsigned depth_ = 0, particle_ = 0, thickness_ = 0;  // per-pixel storage buffers
   unsigned colour_ = 0, colourFramebuffer_ = 0;        // the picture, and a framebuffer to copy it from

@@ -158,16 +158,26 @@ void SurfaceRenderer::draw(const TriangleMesh& mesh, const Camera& camera, const
   const std::vector<Vec3> normals = vertexNormals(mesh);
   Gl& gl = *gl_;
   const std::size_t count = mesh.triangles.size();
-  if (count > 0) {
-    const std::pair<const void*, std::size_t> data[3] = {
-        {mesh.vertices.data(), mesh.vertices.size() * sizeof(Vec3)},
-        {normals.data(), normals.size() * sizeof(Vec3)},
-        {mesh.triangles.data(), count * 3 * sizeof(std::uint32_t)}};
-    for (int k = 0; k < 3; ++k) {
-      glBindBuffer(GL_SHADER_STORAGE_BUFFER, gl.buffers[k]);
-      glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(data[k].second), data[k].first, GL_STREAM_DRAW);
-    }
+  const std::pair<const void*, std::size_t> data[3] = {
+      {mesh.vertices.data(), mesh.vertices.size() * sizeof(Vec3)},
+      {normals.data(), normals.size() * sizeof(Vec3)},
+      {mesh.triangles.data(), count * 3 * sizeof(std::uint32_t)}};
+  for (int k = 0; k < 3; ++k) {
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, gl.buffers[k]);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(std::max<std::size_t>(data[k].second, 4)),
+                 data[k].second > 0 ? data[k].first : nullptr, GL_STREAM_DRAW);
   }
+  drawBuffers(gl.buffers[0], gl.buffers[1], gl.buffers[2], count, camera, style);
+}
+
+void SurfaceRenderer::draw(const MeshBuffer& mesh, const Camera& camera, const WaterStyle& style) {
+  drawBuffers(mesh.vertices(), mesh.normals(), mesh.triangles(), mesh.triangleCount(), camera, style);
+}
+
+void SurfaceRenderer::drawBuffers(unsigned vertices, unsigned normals, unsigned triangles, std::size_t count,
+                                  const Camera& camera, const WaterStyle& style) {
+  Gl& gl = *gl_;
+  const unsigned buffers[3] = {vertices, normals, triangles};
   const int w = target_.width(), h = target_.height();
   target_.begin(kBackground);
   if (scenery_) scenery_->draw(camera, float(w) / float(h));
@@ -177,7 +187,7 @@ void SurfaceRenderer::draw(const TriangleMesh& mesh, const Camera& camera, const
     glUniformMatrix4fv(p.uniform("view"), 1, GL_FALSE, view.data());
     glUniformMatrix4fv(p.uniform("projection"), 1, GL_FALSE, projection.data());
     glUniform2i(p.uniform("viewport"), w, h);
-    for (int k = 0; k < 3; ++k) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, k == 2 ? 5 : k, gl.buffers[k]);
+    for (int k = 0; k < 3; ++k) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, k == 2 ? 5 : k, buffers[k]);
   };
   // 1. the nearest triangle per pixel, in front of the scenery
   gl.canvas.clearNearest();

@@ -13,6 +13,7 @@
 #include "render/camera.h"
 #include "render/environment_map.h"
 #include "render/image.h"
+#include "render/mesh_buffer.h"
 #include "render/offscreen_target.h"
 #include "render/scenery.h"
 
@@ -35,6 +36,8 @@ class SurfaceRenderer {
   Image render(const TriangleMesh& mesh, const Camera& camera, const WaterStyle& style = {});
   // the same, left in target() without a read-back (a window copies it)
   void draw(const TriangleMesh& mesh, const Camera& camera, const WaterStyle& style = {});
+  // a running simulation's surface from its GL buffers (built on its device, never copied to the host)
+  void draw(const MeshBuffer& mesh, const Camera& camera, const WaterStyle& style = {});
   OffscreenTarget& target() { return target_; }
   // drawn behind the particles from the next picture on (nullptr: the plain background); not owned
   void setScenery(const Scenery* scenery) { scenery_ = scenery; }
@@ -43,6 +46,8 @@ class SurfaceRenderer {
   double drawMilliseconds() const { return target_.drawMilliseconds(); }
 
  private:
+  void drawBuffers(unsigned vertices, unsigned normals, unsigned triangles, std::size_t count,
+                   const Camera& camera, const WaterStyle& style);
   struct Gl;
   OffscreenTarget target_;
   const Scenery* scenery_ = nullptr;

@@ -319,18 +319,64 @@ std::vector<std::string> FluidSimulation::warnings() const {
   return w;
 }
 
-void FluidSimulation::buildSurface(TriangleMesh& out, SurfaceStats* stats, const SurfaceSettings* settings,
-                                   const std::string& group) {
+SurfaceReconstructor& FluidSimulation::surfaceFor(const SurfaceSettings* settings) {
   if (settings && surface_ && !(surface_->settings() == *settings)) surface_.reset();
   if (!surface_)
     surface_ = std::make_unique<SurfaceReconstructor>(settings ? *settings : surfaceSettingsFor(scene_));
+  return *surface_;
+}
+
+void FluidSimulation::buildSurface(TriangleMesh& out, SurfaceStats* stats, const SurfaceSettings* settings,
+                                   const std::string& group) {
+  SurfaceReconstructor& surface = surfaceFor(settings);
   Index n = 0;
   const Vec3* positions = surfaceGroups_.positions(particles_, group, prims_, n);
   if (n == 0) {
     out = TriangleMesh{};  // no liquid yet (a nozzle that has not started), or none of this material
     return;
   }
-  surface_->reconstruct(positions, n, out, stats);
+  surface.reconstruct(positions, n, out, stats);
+}
+
+void FluidSimulation::buildSurfaceOnDevice(SurfaceMeshView& out, SurfaceStats* stats,
+                                           const SurfaceSettings* settings, const std::string& group) {
+  SurfaceReconstructor& surface = surfaceFor(settings);
+  Index n = 0;
+  const Vec3* positions = surfaceGroups_.positions(particles_, group, prims_, n);
+  out = n == 0 ? SurfaceMeshView{} : surface.reconstructOnDevice(positions, n, stats);
+}
+
+void FluidSimulation::buildEllipsoidsOnDevice(EllipsoidView& out) {
+  Index n = 0;
+  const Vec3* positions = surfaceGroups_.positions(particles_, {}, prims_, n);
+  out = ellipsoids_.build(positions, n, surfaceSettingsFor(scene_), Real(0.5) * scene_.fluid.spacing, prims_);
+}
+
+void FluidSimulation::copyValues(const std::string& quantity, float* out) {
+  static_assert(sizeof(Real) == sizeof(float), "values go out as floats");
+  const Index n = particles_.size();
+  if (quantity == "speed") {
+    const Vec3* v = particles_.vec3(attr::kVelocity).data;
+    parallelFor(
+        n, EDDY_KERNEL(Index i) { out[i] = length(v[i]); });
+  } else if (quantity == "density") {
+    copyBytes(kDevice, out, kDevice, particles_.real(attr::kDensity).data, std::size_t(n) * sizeof(Real));
+  } else if (quantity == "id") {
+    const std::uint32_t* id = particles_.uint32(attr::kId).data;
+    parallelFor(
+        n, EDDY_KERNEL(Index i) { out[i] = float(id[i]); });
+  } else if (quantity == "material") {
+    if (particles_.has(attr_mpm::kMaterial))
+      copyBytes(kDevice, out, kDevice, particles_.real(attr_mpm::kMaterial).data,
+                std::size_t(n) * sizeof(Real));
+    else
+      parallelFor(
+          n, EDDY_KERNEL(Index i) { out[i] = 0; });
+  } else {
+    throw InputError("values: '" + quantity +
+                     "' is not a particle quantity (allowed: speed, density, id, "
+                     "material)");
+  }
 }
 
 void FluidSimulation::overwriteParticle(std::int64_t i, Vec3 x, Vec3 v) {
@@ -561,7 +607,7 @@ std::size_t FluidSimulation::deviceMemoryBytes() const {
   return particles_.bytes() + grid_.bytes() + prims_.scratchBytes() + colliders_.bytes() + barriers_.bytes() +
          keyframes_.bytes() + meshBytes() + statsScratch_.bytes() + frameSums_.bytes() +
          solver_->deviceBytes() + (surface_ ? surface_->bytes() : 0) + surfaceGroups_.bytes() +
-         pressure_.bytes() + wallForces_.bytes() + (probes_ ? probes_->bytes() : 0);
+         ellipsoids_.bytes() + pressure_.bytes() + wallForces_.bytes() + (probes_ ? probes_->bytes() : 0);
 }
 
 std::unique_ptr<Simulation> makeSimulation(const SceneDesc& scene) {

@@ -16,6 +16,7 @@
 #include "probes/wall_forces.h"
 #include "sim/surface_groups.h"
 #include "solvers/solver.h"
+#include "surface/particle_ellipsoids.h"
 #include "surface/surface_reconstructor.h"
 
 namespace eddy::EDDY_NS {
@@ -68,6 +69,11 @@ class FluidSimulation final : public Simulation {
   void setNozzleActive(std::size_t nozzle, bool active) override;
   void buildSurface(TriangleMesh& out, SurfaceStats* stats = nullptr,
                     const SurfaceSettings* settings = nullptr, const std::string& group = {}) override;
+  void buildSurfaceOnDevice(SurfaceMeshView& out, SurfaceStats* stats = nullptr,
+                            const SurfaceSettings* settings = nullptr,
+                            const std::string& group = {}) override;
+  void buildEllipsoidsOnDevice(EllipsoidView& out) override;
+  void copyValues(const std::string& quantity, float* out) override;
   std::vector<std::string> surfaceGroups() const override { return surfaceGroups_.names(); }
   std::vector<std::string> warnings() const override;
   std::vector<std::string> probeColumns() const override;
@@ -92,6 +98,8 @@ class FluidSimulation final : public Simulation {
   // (needsInside: the mesh is filled, so it must be closed; a container needs that too)
   void placeMeshShape(const ShapeDesc& shape, const std::string& where, MeshSdf& sdf, ColliderData& data,
                       bool needsInside = false);
+  // the reconstruction for these settings (made, or made again, where they differ); the group's positions
+  SurfaceReconstructor& surfaceFor(const SurfaceSettings* settings);
   EmittedParticles fillVolume(const EmitterDesc& e, int index, const std::vector<ColliderData>& cs,
                               const std::vector<const MeshSdf*>& colliderMesh);
   std::size_t meshBytes() const;
@@ -99,6 +107,7 @@ class FluidSimulation final : public Simulation {
   SceneDesc scene_;
   ParticleSet particles_;
   std::unique_ptr<SurfaceReconstructor> surface_;  // made by the first buildSurface
+  ParticleEllipsoids ellipsoids_;                  // what buildEllipsoidsOnDevice returns a view of
   SurfaceGroups surfaceGroups_;
   NeighborGrid grid_;
   Primitives prims_;

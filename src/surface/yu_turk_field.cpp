@@ -61,8 +61,7 @@ void YuTurkField::computeKernels(Index n, Real r, Real h) {
       });
 }
 
-void YuTurkField::build(const Vec3* positions, Index n, const SurfaceSettings& s, SurfaceGrid& grid,
-                        Primitives& prims) {
+void YuTurkField::buildKernels(const Vec3* positions, Index n, const SurfaceSettings& s, Primitives& prims) {
   Real h = s.kernelRadius, r = 2 * s.kernelRadius;
   // a sorted copy of the particles on a neighbour grid of cell r
   if (!ready_) {
@@ -79,6 +78,11 @@ void YuTurkField::build(const Vec3* positions, Index n, const SurfaceSettings& s
   ensureCapacity(stretch_, std::size_t(n));
   ensureCapacity(reach_, std::size_t(n));
   computeKernels(n, r, h);
+}
+
+void YuTurkField::build(const Vec3* positions, Index n, const SurfaceSettings& s, SurfaceGrid& grid,
+                        Primitives& prims) {
+  buildKernels(positions, n, s, prims);
 
   // the colour field of the stretched kernels around the smoothed centres
   Real farthest = prims.max(reach_.view(), n);

@@ -41,6 +41,14 @@ class YuTurkField {
              Primitives& prims);
   std::size_t bytes() const;
 
+  // the first half of build: every particle's kernel (centre, G and reach), n of them in an order of the
+  // field's own, on the device until the next call; surface/particle_ellipsoids.h splats them
+  void buildKernels(const Vec3* positions, Index n, const SurfaceSettings& settings, Primitives& prims);
+  const Vec3* positions() const { return particles_.vec3("x").data; }  // the particles, in the kernels' order
+  const Vec3* centres() const { return centres_.data(); }
+  const Mat3* stretch() const { return stretch_.data(); }
+  const Real* reach() const { return reach_.data(); }
+
   // per particle, public for the CUDA lambdas: the kernel's centre, its matrix G and reach
   void computeKernels(Index n, Real neighborhood, Real kernelRadius);
 

@@ -72,7 +72,7 @@ void Viewer::rebuild(bool keepState) {
   profileBefore_ = sim_->profile();
   stats_ = sim_->stats();
   pushing_ = false;
-  particlesStale_ = meshStale_ = true;
+  particlesStale_ = ellipsoidsStale_ = meshStale_ = true;
 }
 
 void Viewer::movePusher(Vec3 center, Vec3 velocity) { sim_->moveCollider(pusher_, center, velocity); }
@@ -159,7 +159,7 @@ void Viewer::frame(const ViewerInput& in, unsigned framebuffer, int width, int h
     for (int p = 0; p < int(Phase::Count); ++p)
       timings_.phases[p] = (now.totalMs[p] - profileBefore_.totalMs[p]) / framesThisDraw_;
     profileBefore_ = now;
-    particlesStale_ = meshStale_ = true;
+    particlesStale_ = ellipsoidsStale_ = meshStale_ = true;
   }
   timings_.frame = in.frameSeconds * 1e3;
   drawPicture(framebuffer, width, height);
@@ -179,26 +179,35 @@ void Viewer::drawPicture(unsigned framebuffer, int width, int height) {
       r.surface = std::make_unique<render::SurfaceRenderer>(width, height);
       r.surface->setEnvironment(look_.environment);
     }
-    if (meshStale_) sim_->buildSurface(mesh_), meshStale_ = false;
+    if (meshStale_) surface_.fill(*sim_), meshStale_ = false;
     r.surface->setScenery(scenery);
-    r.surface->draw(mesh_, camera, look_.water);
+    r.surface->draw(surface_, camera, look_.water);
     target = &r.surface->target();
-  } else {
-    if (particlesStale_) particles_.fill(*sim_), particlesStale_ = false;
-    if (mode_ == ViewMode::ScreenSpaceFluid) {
-      if (!r.fluid) {
-        r.fluid = std::make_unique<render::ScreenSpaceFluidRenderer>(width, height);
-        r.fluid->setEnvironment(look_.environment);
-      }
-      r.fluid->setScenery(scenery);
-      r.fluid->draw(particles_, camera, look_.fluid);
-      target = &r.fluid->target();
-    } else {
-      if (!r.spheres) r.spheres = std::make_unique<render::ParticleRenderer>(width, height);
-      r.spheres->setScenery(scenery);
-      r.spheres->draw(particles_, camera, look_.spheres);
-      target = &r.spheres->target();
+  } else if (mode_ == ViewMode::ScreenSpaceFluid) {
+    if (!r.fluid) {
+      r.fluid = std::make_unique<render::ScreenSpaceFluidRenderer>(width, height);
+      r.fluid->setEnvironment(look_.environment);
     }
+    r.fluid->setScenery(scenery);
+    if (sim_->scene().render.ellipsoids) {  // built on the simulation's device, copied into the GL
+      if (ellipsoidsStale_) ellipsoids_.fill(*sim_), ellipsoidsStale_ = false;
+      r.fluid->draw(ellipsoids_, camera, look_.fluid);
+    } else {
+      if (particlesStale_) particles_.fill(*sim_), particlesStale_ = false;
+      r.fluid->draw(particles_, camera, look_.fluid);
+    }
+    target = &r.fluid->target();
+  } else {
+    // coloured by the scene's render.color_by, the map widened as the values grow
+    if (particlesStale_ || !particles_.valuesId()) {
+      particles_.fill(*sim_, sim_->scene().render.colorBy);
+      particlesStale_ = false;
+    }
+    render::widenColorRange(look_.spheres, sim_->scene(), stats_);
+    if (!r.spheres) r.spheres = std::make_unique<render::ParticleRenderer>(width, height);
+    r.spheres->setScenery(scenery);
+    r.spheres->draw(particles_, camera, look_.spheres);
+    target = &r.spheres->target();
   }
   target->copyTo(framebuffer, width, height);
   timings_.picture = target->drawMilliseconds();

@@ -20,7 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "colliders/triangle_mesh.h"
+#include "render/ellipsoid_buffer.h"
+#include "render/mesh_buffer.h"
 #include "render/particle_buffer.h"
 #include "render/scene_look.h"
 #include "render/scenery.h"
@@ -90,7 +91,8 @@ class Viewer {
   std::unique_ptr<render::Scenery> scenery_;  // the scene's floor and colliders (not the pusher)
   bool showScenery_ = true;
   render::ParticleBuffer particles_;
-  TriangleMesh mesh_;
+  render::MeshBuffer surface_;          // the liquid's surface, built on the simulation's device
+  render::EllipsoidBuffer ellipsoids_;  // the particles as Yu–Turk ellipsoids, for ssfr
 
   bool paused_ = false, stepOnce_ = false;
   double speed_ = 1, owedFrames_ = 0;  // simulated frames per drawn frame, and the fraction carried
@@ -101,7 +103,8 @@ class Viewer {
   enum class Drag { None, Orbit, Pan, Push } drag_ = Drag::None;
   double lastX_ = 0, lastY_ = 0;
   double framesThisDraw_ = 0;
-  bool particlesStale_ = true, meshStale_ = true;  // the GL's copies are older than the simulation
+  bool particlesStale_ = true, ellipsoidsStale_ = true,
+       meshStale_ = true;  // the GL's copies are older than the simulation
 
   FrameStats stats_;
   Profile profileBefore_;

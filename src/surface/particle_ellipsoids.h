@@ -1,0 +1,71 @@
+// Every particle as an ellipsoid: the sphere of radius r it would be drawn as, stretched like its Yu–Turk
+// anisotropic kernel (surface/yu_turk_field.h). At the water's surface the ellipsoids flatten along the
+// normal and widen along the surface, so a splatting renderer (screen-space fluid rendering,
+// render/sphere_splatting.h) draws flat water flat and thin sheets thin; in the bulk they stay spheres of
+// radius r. NVIDIA FleX and the DX11 PBF demo splat the same ellipsoids.
+//
+// With G the kernel's matrix (support R_k = h) and S_k its stretches, the ellipsoid is
+// { x : |A (x - x_i)| <= 1 } with A = f G h / r, f = cbrt(S1 S2 S3): an isotropic kernel (G = I / h) gives
+// the sphere of radius r, and every ellipsoid keeps that sphere's volume, so the water keeps its volume
+// and an isolated drop (the paper's k_n kernel) its size. It is centred on the particle itself, not on the
+// kernel's smoothed centre: that smoothing pulls a flat surface in by about a spacing, which the paper's
+// iso-surface of the kernels makes up for and splats would not. `bound` is the largest semi-axis, for the
+// splat's screen bounds.
+//
+// Reference: J. Yu, G. Turk, "Reconstructing surfaces of particle-based fluids using anisotropic kernels",
+// ACM Trans. Graph. 32(1), 2013 (the kernels); M. Macklin, M. Müller, "Position based fluids", SIGGRAPH
+// 2013, section 7 (ellipsoid splats of these kernels in screen-space rendering).
+#pragma once
+
+#include <eddy/backend.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "core/mat3.h"
+#include "surface/surface_reconstruction.h"
+#include "surface/yu_turk_field.h"
+
+namespace eddy {
+
+// the ellipsoids on a device: centres, shape matrices A (row-major) and bounds, count of each
+struct EllipsoidView {
+  const Vec3* centres = nullptr;
+  const Mat3* shapes = nullptr;
+  const Real* bounds = nullptr;
+  std::int64_t count = 0;
+};
+
+// the same on the host
+struct HostEllipsoids {
+  std::vector<Vec3> centres;
+  std::vector<Mat3> shapes;
+  std::vector<Real> bounds;
+};
+
+// the ellipsoids of host particles (the frames of a run), computed on the given backend; radius: the
+// spheres' radius, m
+HostEllipsoids particleEllipsoids(const std::vector<Vec3>& particles, const SurfaceSettings& settings,
+                                  Real radius, Backend backend);
+
+}  // namespace eddy
+
+namespace eddy::EDDY_NS {
+
+class ParticleEllipsoids {
+ public:
+  // n particles on the device; the view is valid until the next call
+  EllipsoidView build(const Vec3* positions, Index n, const SurfaceSettings& settings, Real radius,
+                      Primitives& prims);
+  std::size_t bytes() const;
+
+ private:
+  YuTurkField kernels_;
+  Buffer<Mat3> shapes_;
+  Buffer<Real> bounds_;
+};
+
+HostEllipsoids particleEllipsoids(const std::vector<Vec3>& particles, const SurfaceSettings& settings,
+                                  Real radius);
+
+}  // namespace eddy::EDDY_NS
