@@ -315,12 +315,14 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& o) {
       "--solver does not apply (--set solver=... does).");
   sub->add_flag(
       "--render", o.render,
-      "Time drawing the dam break's particles (OpenGL through EGL; GPU time of the draw and wall clock "
-      "with upload and read-back) instead of substeps; --surface-repeats and --settle-frames apply.");
+      "Time drawing the dam break's particles (OpenGL through EGL; what the picture needs from the "
+      "simulation, the GPU time of the draw, and both on the wall clock) instead of substeps; "
+      "--surface-repeats and --settle-frames apply. With --realtime: every frame drawn too, end to end.");
   sub->add_option(
          "--render-mode", o.renderMode,
          "What --render draws: particles (spheres coloured by speed, the default), ssfr "
-         "(screen-space fluid) or surface (the Zhu-Bridson mesh, built once; only drawing is timed).")
+         "(screen-space fluid, with the scene's render.ellipsoids) or surface (the Zhu-Bridson mesh, "
+         "rebuilt on the device for every picture).")
       ->check(CLI::IsMember({"particles", "ssfr", "surface"}));
   sub->add_option("--render-size", o.renderSize, "Image size for --render (default 1920x1080).")
       ->type_name("WxH");

@@ -14,7 +14,10 @@
 
 #ifdef EDDY_WITH_RENDER
 #include "render/camera.h"
+#include "render/ellipsoid_buffer.h"
 #include "render/gl_context.h"
+#include "render/mesh_buffer.h"
+#include "render/particle_buffer.h"
 #include "render/particle_renderer.h"
 #include "render/screen_space_fluid_renderer.h"
 #include "render/surface_renderer.h"
@@ -47,60 +50,87 @@ int benchRender(const BenchOptions& o, const SceneDesc& base, double volume, Bac
     water = std::make_unique<render::SurfaceRenderer>(width, height);
   else
     spheres = std::make_unique<render::ParticleRenderer>(width, height);
+  const bool ellipsoids = ssfr && base.render.ellipsoids;
   std::printf(
       "eddy bench --render: %s at %dx%d, %s (EGL %s); the dam break after %d frames on %s; median of %d\n",
-      ssfr      ? "screen-space fluid (4 passes)"
-      : surface ? "the surface mesh (Zhu-Bridson, built once), water shading"
-                : "particles (spheres coloured by speed)",
+      ellipsoids ? "screen-space fluid (Yu-Turk ellipsoids, 4 passes)"
+      : ssfr     ? "screen-space fluid (spheres, 4 passes)"
+      : surface  ? "the surface mesh (Zhu-Bridson), water shading"
+                 : "particles (spheres coloured by speed)",
       width, height, gl.renderer().c_str(), gl.platform().c_str(), o.settleFrames, backendName(backend),
       o.surfaceRepeats);
-  std::printf("%12s %12s %12s\n", "particles", "draw ms", "wall ms");
+  std::printf(
+      "  prepare: what a picture needs from the simulation, built on its device and copied into the GL "
+      "(the positions and speeds; the ellipsoids; the surface's reconstruction); draw: the GL's time\n");
+  std::printf("%12s %12s %12s %12s\n", "particles", "prepare ms", "draw ms", "wall ms");
   bool skipped = false;
+  render::ParticleBuffer particles;
+  render::EllipsoidBuffer shapes;
+  render::MeshBuffer mesh;
   for (long long n : o.particles) {
     SceneDesc scene = base;
     scene.fluid.spacing = Real(std::cbrt(volume / double(n)));
-    HostParticles host;
-    TriangleMesh mesh;
+    std::unique_ptr<Simulation> sim;
     try {
-      std::unique_ptr<Simulation> sim = createSimulation(scene, backend);
+      sim = createSimulation(scene, backend);
       for (int f = 0; f < o.settleFrames; ++f) sim->advanceFrame();
-      sim->copyParticles(host);
-      if (surface) sim->buildSurface(mesh);
     } catch (const RuntimeFailure& e) {
       std::printf("%12lld skipped: %s\n", n, e.what());
       skipped = true;
       continue;
     }
-    std::vector<float> speeds(host.size());
-    float fastest = 0;
-    for (std::size_t i = 0; i < host.size(); ++i)
-      fastest = std::max(fastest, speeds[i] = length(host.velocity[i]));
     const float radius = 0.5f * scene.fluid.spacing;
-    const render::Camera camera = render::Camera::framing(host.position, radius);
-    const render::ParticleStyle style{radius, std::max(fastest, 1e-6f)};
+    const FrameStats stats = sim->stats();
+    std::vector<Vec3> corners;
+    for (int c = 0; c < 8; ++c)
+      corners.push_back({c & 1 ? stats.boundsMax.x : stats.boundsMin.x,
+                         c & 2 ? stats.boundsMax.y : stats.boundsMin.y,
+                         c & 4 ? stats.boundsMax.z : stats.boundsMin.z});
+    const render::Camera camera = render::Camera::framing(corners, radius);
+    const render::ParticleStyle style{radius, float(std::max(stats.maxSpeed, 1e-6))};
     render::FluidStyle fluidStyle;
     fluidStyle.radius = radius;
-    auto draw1 = [&] {
+    auto prepare = [&] {
+      if (ellipsoids)
+        shapes.fill(*sim);
+      else if (surface)
+        mesh.fill(*sim);
+      else
+        particles.fill(*sim, ssfr ? "" : "speed");
+    };
+    auto draw = [&] {
+      if (ellipsoids) {
+        fluid->draw(shapes, camera, fluidStyle);
+        return fluid->target().waitMilliseconds();
+      }
       if (ssfr) {
-        fluid->render(host.position, camera, fluidStyle);
-        return fluid->drawMilliseconds();
+        fluid->draw(particles, camera, fluidStyle);
+        return fluid->target().waitMilliseconds();
       }
       if (surface) {
-        water->render(mesh, camera);
-        return water->drawMilliseconds();
+        water->draw(mesh, camera);
+        return water->target().waitMilliseconds();
       }
-      spheres->render(host.position, speeds, camera, style);
-      return spheres->drawMilliseconds();
+      spheres->draw(particles, camera, style);
+      return spheres->target().waitMilliseconds();
     };
-    draw1();  // warm-up
-    std::vector<double> draw, wall;
+    prepare();  // warm-up
+    draw();
+    std::vector<double> prepared, drawn, wall;
+    using Clock = std::chrono::steady_clock;
+    auto since = [](Clock::time_point t) {
+      return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+    };
     for (int k = 0; k < o.surfaceRepeats; ++k) {
-      const auto t0 = std::chrono::steady_clock::now();
-      draw.push_back(draw1());
-      wall.push_back(
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      const auto t0 = Clock::now();
+      prepare();
+      render::finishDeviceWork(sim->backend());
+      prepared.push_back(since(t0));
+      drawn.push_back(draw());  // waits for the GL's timer: the drawing is done
+      wall.push_back(since(t0));
     }
-    std::printf("%12zu %12.3f %12.3f\n", host.size(), median(draw), median(wall));
+    std::printf("%12lld %12.3f %12.3f %12.3f\n", (long long)sim->particleCount(), median(prepared),
+                median(drawn), median(wall));
     std::fflush(stdout);
   }
   return skipped ? 1 : 0;

@@ -9,9 +9,19 @@
 #include <string>
 
 #ifdef EDDY_WITH_RENDER
+#include <eddy/scene_io.h>
+#include <eddy/simulation.h>
+
+#include "colliders/triangle_mesh.h"
+#include "render/ellipsoid_buffer.h"
 #include "render/gl_context.h"
+#include "render/mesh_buffer.h"
+#include "render/particle_buffer.h"
 #include "render/screen_space_fluid_renderer.h"
+#include "render/surface_renderer.h"
 #include "render_checks.h"
+#include "surface/particle_ellipsoids.h"
+#include "surface/surface_reconstruction.h"
 #endif
 
 namespace {
@@ -77,6 +87,59 @@ TEST_F(GpuRender, ScreenSpaceFluidThroughTheEglDevice) {
   EXPECT_TRUE(isBackground(image, 0, 0));
   EXPECT_GT(middle[2], middle[0] + 50);
   EXPECT_LT(smooth, 0.25 * beads);
+}
+
+// A CUDA simulation drawn from its own memory (CUDA-OpenGL interop: positions and speeds, Yu–Turk
+// ellipsoids, the surface mesh, each built on the GPU and copied device to device into the GL) gives the
+// pictures of the same particles brought to the host and drawn from there (ellipsoids and mesh computed on
+// the CPU backend)
+TEST_F(GpuRender, CudaSimulationDrawnThroughInterop) {
+  eddy::SceneDesc scene = eddy::loadScene("", {"fluid.spacing=0.02"});
+  auto sim = eddy::createSimulation(scene, eddy::Backend::Cuda);
+  for (int f = 0; f < 20; ++f) sim->advanceFrame();
+  eddy::HostParticles host;
+  sim->copyParticles(host);
+  const float radius = 0.5f * float(scene.fluid.spacing);
+  const Camera camera = Camera::framing(host.position, radius);
+  auto report = [](const char* what, double difference) {
+    std::printf("  %s: interop against the host's copy, mean difference %.3f\n", what, difference);
+    EXPECT_LE(difference, 0.5) << what;
+  };
+  // particles coloured by speed
+  ParticleRenderer spheres(kWidth, kHeight);
+  ParticleStyle style{radius, 2.0f};
+  ParticleBuffer particles;
+  particles.fill(*sim, "speed");
+  EXPECT_TRUE(particles.throughInterop());
+  const Image viaInterop = spheres.render(particles, camera, style);
+  std::vector<float> speeds;
+  for (const eddy::Vec3& v : host.velocity) speeds.push_back(length(v));
+  const Image viaHost = spheres.render(host.position, speeds, camera, style);
+  report("particles by speed", meanDifference(viaInterop, viaHost));
+  // ssfr with ellipsoids
+  ScreenSpaceFluidRenderer fluid(kWidth, kHeight);
+  FluidStyle fluidStyle;
+  fluidStyle.radius = radius;
+  EllipsoidBuffer ellipsoids;
+  ellipsoids.fill(*sim);
+  EXPECT_TRUE(ellipsoids.throughInterop());
+  EXPECT_EQ(ellipsoids.count(), host.position.size());
+  const Image fluidInterop = fluid.render(ellipsoids, camera, fluidStyle);
+  EllipsoidBuffer onHost;
+  onHost.upload(
+      eddy::particleEllipsoids(host.position, eddy::surfaceSettingsFor(scene), radius, eddy::Backend::Cpu));
+  report("ssfr ellipsoids", meanDifference(fluidInterop, fluid.render(onHost, camera, fluidStyle)));
+  // the surface mesh
+  SurfaceRenderer surface(kWidth, kHeight);
+  MeshBuffer mesh;
+  mesh.fill(*sim);
+  EXPECT_TRUE(mesh.throughInterop());
+  EXPECT_GT(mesh.triangleCount(), 1000u);
+  surface.draw(mesh, camera);
+  const Image meshInterop = surface.target().read();
+  const eddy::TriangleMesh cpuMesh =
+      eddy::reconstructSurface(host.position, eddy::surfaceSettingsFor(scene), eddy::Backend::Cpu);
+  report("surface", meanDifference(meshInterop, surface.render(cpuMesh, camera)));
 }
 
 #else

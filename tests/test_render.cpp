@@ -460,6 +460,18 @@ TEST_F(Render, CommandDrawsEachFrame) {
            "/scenes/dam_break.json' --frames 2 --set fluid.spacing=0.05 --backend cpu --quiet --out run"),
       0);
   EXPECT_EQ(eddy("render run --mode sprites"), 2);
+  {
+    // no OpenGL at all (no EGL vendor library to load): one message naming what to install, nothing written
+    const std::string cmd = "cd '" + dir.string() +
+                            "' && __EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent.json '" + EDDY_CLI_PATH +
+                            "' render run --out nogl >out.txt 2>err.txt";
+    const int status = std::system(cmd.c_str());
+    EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 2);
+    std::ifstream in(dir / "err.txt");
+    const std::string err{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    EXPECT_NE(err.find("no EGL display"), std::string::npos) << err;
+    EXPECT_FALSE(fs::exists(dir / "nogl"));
+  }
   EXPECT_EQ(eddy("render run --color-by pressure"), 2);
   EXPECT_EQ(eddy("render run --set render.color_by=weight"), 2);
   {

@@ -36,45 +36,83 @@ InteropBuffer::~InteropBuffer() {
   glDeleteBuffers(1, &buffer_);
 }
 
+void InteropBuffer::reserve(std::size_t bytes) {
+  if (bytes <= capacity_ && capacity_ > 0) return;
+#ifdef EDDY_RENDER_CUDA_INTEROP
+  if (cudaResource_) cudaGraphicsUnregisterResource(static_cast<cudaGraphicsResource_t>(cudaResource_));
+  cudaResource_ = nullptr;
+#endif
+  capacity_ = std::max<std::size_t>(bytes + bytes / 2, 16);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer_);
+  glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(capacity_), nullptr, GL_DYNAMIC_DRAW);
+}
+
+void* InteropBuffer::cudaResource(const char* what) {
+#ifdef EDDY_RENDER_CUDA_INTEROP
+  if (!cudaResource_) {
+    cudaGraphicsResource_t r = nullptr;
+    check(cudaGraphicsGLRegisterBuffer(&r, buffer_, cudaGraphicsRegisterFlagsWriteDiscard),
+          std::string("registering the ") + what);
+    cudaResource_ = r;
+  }
+  return cudaResource_;
+#else
+  throw RuntimeFailure(std::string("render: this build has no CUDA-OpenGL interop to fill the ") + what +
+                       " from a CUDA simulation");
+#endif
+}
+
 bool InteropBuffer::write(Backend backend, std::size_t bytes, const std::function<void(void*)>& copy,
                           const char* what) {
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer_);
-  if (bytes > capacity_ || capacity_ == 0) {
-#ifdef EDDY_RENDER_CUDA_INTEROP
-    if (cudaResource_) cudaGraphicsUnregisterResource(static_cast<cudaGraphicsResource_t>(cudaResource_));
-    cudaResource_ = nullptr;
-#endif
-    capacity_ = std::max<std::size_t>(bytes + bytes / 2, 16);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(capacity_), nullptr, GL_DYNAMIC_DRAW);
-  }
-  if (bytes == 0) return false;
+  return writeBuffers(
+      backend, {{this, bytes}}, [&](void* const* at) { copy(at[0]); }, what);
+}
+
+bool writeBuffers(Backend backend, std::initializer_list<std::pair<InteropBuffer*, std::size_t>> buffers,
+                  const std::function<void(void* const*)>& copy, const char* what) {
+  constexpr std::size_t kMost = 8;
+  if (buffers.size() > kMost) throw RuntimeFailure("render: more than 8 buffers written together");
+  bool any = false;
+  for (const auto& [buffer, bytes] : buffers) buffer->reserve(bytes), any = any || bytes > 0;
+  if (!any) return false;
+  void* at[kMost] = {};
   if (backend == Backend::Cuda) {
 #ifdef EDDY_RENDER_CUDA_INTEROP
-    if (!cudaResource_) {
-      cudaGraphicsResource_t r = nullptr;
-      check(cudaGraphicsGLRegisterBuffer(&r, buffer_, cudaGraphicsRegisterFlagsWriteDiscard),
-            std::string("registering the ") + what);
-      cudaResource_ = r;
+    // one mapping for all of them: each mapping synchronises CUDA with the GL, and costs far more than
+    // copying a million particles' attributes
+    cudaGraphicsResource_t resources[kMost];
+    int count = 0;
+    for (const auto& entry : buffers)
+      resources[count++] = static_cast<cudaGraphicsResource_t>(entry.first->cudaResource(what));
+    check(cudaGraphicsMapResources(count, resources), std::string("mapping the ") + what);
+    for (int k = 0; k < count; ++k) {
+      std::size_t size = 0;
+      check(cudaGraphicsResourceGetMappedPointer(&at[k], &size, resources[k]),
+            std::string("the address of the ") + what);
     }
-    auto r = static_cast<cudaGraphicsResource_t>(cudaResource_);
-    check(cudaGraphicsMapResources(1, &r), std::string("mapping the ") + what);
-    void* pointer = nullptr;
-    std::size_t size = 0;
-    check(cudaGraphicsResourceGetMappedPointer(&pointer, &size, r),
-          std::string("the address of the ") + what);
-    copy(pointer);
-    check(cudaGraphicsUnmapResources(1, &r), std::string("unmapping the ") + what);
+    copy(at);
+    check(cudaGraphicsUnmapResources(count, resources), std::string("unmapping the ") + what);
     return true;
 #else
     throw RuntimeFailure(std::string("render: this build has no CUDA-OpenGL interop to fill the ") + what +
                          " from a CUDA simulation");
 #endif
   }
-  void* pointer = glMapBufferRange(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(bytes),
-                                   GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT);
-  if (!pointer) throw RuntimeFailure(std::string("render: the GL cannot map the ") + what);
-  copy(pointer);
-  glUnmapBuffer(GL_SHADER_STORAGE_BUFFER);
+  int k = 0;
+  for (const auto& [buffer, bytes] : buffers) {
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer->id());
+    at[k] = bytes == 0 ? nullptr
+                       : glMapBufferRange(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(bytes),
+                                          GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT);
+    if (bytes > 0 && !at[k]) throw RuntimeFailure(std::string("render: the GL cannot map the ") + what);
+    ++k;
+  }
+  copy(at);
+  for (const auto& [buffer, bytes] : buffers) {
+    if (bytes == 0) continue;
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer->id());
+    glUnmapBuffer(GL_SHADER_STORAGE_BUFFER);
+  }
   return false;
 }
 
@@ -88,6 +126,14 @@ void copyWithin(Backend backend, void* to, const void* from, std::size_t bytes) 
 #endif
   }
   std::memcpy(to, from, bytes);
+}
+
+void finishDeviceWork(Backend backend) {
+#ifdef EDDY_RENDER_CUDA_INTEROP
+  if (backend == Backend::Cuda) check(cudaDeviceSynchronize(), "waiting for the GPU");
+#else
+  (void)backend;
+#endif
 }
 
 }  // namespace eddy::render

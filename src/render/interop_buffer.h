@@ -7,6 +7,8 @@
 
 #include <cstddef>
 #include <functional>
+#include <initializer_list>
+#include <utility>
 
 namespace eddy::render {
 
@@ -23,6 +25,10 @@ class InteropBuffer {
   // the GL (a build without interop, or a GL on another device). `what` names the buffer in messages.
   bool write(Backend backend, std::size_t bytes, const std::function<void(void*)>& copy, const char* what);
   unsigned id() const { return buffer_; }
+  // room for `bytes` at least (the contents are lost where it grows)
+  void reserve(std::size_t bytes);
+  // the buffer registered with CUDA (a cudaGraphicsResource_t), once per allocation
+  void* cudaResource(const char* what);
 
  private:
   unsigned buffer_ = 0;
@@ -30,7 +36,15 @@ class InteropBuffer {
   void* cudaResource_ = nullptr;  // cudaGraphicsResource_t of the buffer, registered once per allocation
 };
 
+// several buffers filled at once, with one CUDA mapping for all of them (each mapping synchronises CUDA
+// with the GL): copy gets one pointer per buffer, in order (null for 0 bytes). Otherwise as write.
+bool writeBuffers(Backend backend, std::initializer_list<std::pair<InteropBuffer*, std::size_t>> buffers,
+                  const std::function<void(void* const*)>& copy, const char* what);
+
 // copies bytes within the backend's memory (device to device on the GPU)
 void copyWithin(Backend backend, void* to, const void* from, std::size_t bytes);
+// waits until the GPU has done all the work given it (benchmarks timing what a picture needs); nothing on
+// the CPU backend
+void finishDeviceWork(Backend backend);
 
 }  // namespace eddy::render

@@ -14,16 +14,16 @@ void MeshBuffer::fill(Simulation& sim) {
   const Backend backend = sim.backend();
   const std::size_t vertexBytes = std::size_t(mesh.vertexCount) * sizeof(Vec3);
   triangleCount_ = std::size_t(mesh.triangleCount);
-  interop_ = vertices_.write(
-      backend, vertexBytes, [&](void* at) { copyWithin(backend, at, mesh.vertices, vertexBytes); },
-      "surface vertex buffer");
-  normals_.write(
-      backend, vertexBytes, [&](void* at) { copyWithin(backend, at, mesh.normals, vertexBytes); },
-      "surface normal buffer");
   const std::size_t triangleBytes = triangleCount_ * 3 * sizeof(std::uint32_t);
-  triangles_.write(
-      backend, triangleBytes, [&](void* at) { copyWithin(backend, at, mesh.triangles, triangleBytes); },
-      "surface triangle buffer");
+  const std::size_t bytes[3] = {vertexBytes, vertexBytes, triangleBytes};
+  const void* from[3] = {mesh.vertices, mesh.normals, mesh.triangles};
+  interop_ = writeBuffers(
+      backend, {{&vertices_, bytes[0]}, {&normals_, bytes[1]}, {&triangles_, bytes[2]}},
+      [&](void* const* to) {
+        for (int k = 0; k < 3; ++k)
+          if (bytes[k] > 0) copyWithin(backend, to[k], from[k], bytes[k]);
+      },
+      "surface buffers");
 }
 
 }  // namespace eddy::render

@@ -43,6 +43,11 @@ class OffscreenTarget {
   // the GPU's time between begin and end (a GL timer query), without uploads and the read-back; after end
   // without read, the time of the picture before (so that drawing never waits for the query)
   double drawMilliseconds() const { return drawMs_; }
+  // waits for the GPU to finish the last picture and returns its time (benchmarks)
+  double waitMilliseconds() {
+    collectTimer();
+    return drawMs_;
+  }
 
  private:
   int width_, height_;

@@ -21,10 +21,10 @@ void YuTurkField::computeKernels(Index n, Real r, Real h) {
   parallelFor(
       n, EDDY_KERNEL(Index i) {
         Vec3 xi = x[i];
-        // weighted sums relative to x_i, for precision: sum w, sum w d, sum w d d^T
+        // weighted sums relative to x_i, for precision: sum w, sum w d, sum w d d^T (its six distinct terms)
         Real sw = 0;
         Vec3 sd{};
-        Mat3 sdd{};
+        Real sxx = 0, sxy = 0, sxz = 0, syy = 0, syz = 0, szz = 0;
         int neighbours = 0;
         cells.forEachCell(xi, [&](std::uint32_t begin, std::uint32_t end) {
           for (std::uint32_t j = begin; j < end; ++j) {
@@ -35,11 +35,16 @@ void YuTurkField::computeKernels(Index n, Real r, Real h) {
             Real w = 1 - s * s * s;
             sw += w;
             sd += d * w;
-            sdd += outer(d, d) * w;
+            Vec3 wd = d * w;
+            sxx += wd.x * d.x, sxy += wd.x * d.y, sxz += wd.x * d.z;
+            syy += wd.y * d.y, syz += wd.y * d.z, szz += wd.z * d.z;
             neighbours += d2 > 0;
           }
         });
         Vec3 mean = sd / sw;  // sw >= 1: the particle itself
+        Mat3 sdd;
+        sdd.m[0][0] = sxx, sdd.m[0][1] = sdd.m[1][0] = sxy, sdd.m[0][2] = sdd.m[2][0] = sxz;
+        sdd.m[1][1] = syy, sdd.m[1][2] = sdd.m[2][1] = syz, sdd.m[2][2] = szz;
         Mat3 C = sdd * (1 / sw) - outer(mean, mean);
         Mat3 U, V;
         Vec3 sigma;

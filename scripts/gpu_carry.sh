@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Here, on the build machine: packs build/ for the GPU machine into .carry/ (ignored by git, named in the
+# device call's `carry`): bins.tar.xz with eddy and eddy_gpu_tests, libs.tar.xz with the shared libraries
+# they link that the GPU machine's Ubuntu lacks (oneTBB, libpng, GLFW and X11, OpenVDB and its codecs; the GL
+# loaders come as Debian packages in .gl/ instead, and the C/C++ runtimes and compression libraries the
+# machine has are left out, since its own tools load them too), and meshes/ with the shared meshes, which do
+# not travel on their own. The gpu_*.sh scripts unpack it there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rm -rf .carry
+mkdir -p .carry/lib .carry/meshes
+tar cJf .carry/bins.tar.xz -C build/bin eddy -C ../tests eddy_gpu_tests
+skip='linux-vdso|ld-linux|libc\.so|libm\.so|libstdc\+\+|libgcc_s|libpthread|libdl\.so|librt\.so|libEGL|libOpenGL|libGL|libz\.so|liblzma|libzstd|libbz2|libbsd|libmd\.so'
+for lib in $( (ldd build/bin/eddy; ldd build/tests/eddy_gpu_tests) | awk '$3 ~ /^\// {print $3}' | sort -u); do
+  [[ $lib =~ $skip ]] || cp -L "$lib" .carry/lib/
+done
+tar cJf .carry/libs.tar.xz -C .carry lib
+rm -rf .carry/lib
+cp ../shared/data/meshes/*.obj .carry/meshes/ 2>/dev/null || echo "no shared meshes beside the checkout"
+if [ ! -d .gl ]; then  # the GL loader packages (device README): libglvnd's EGL and OpenGL for amd64
+  mkdir -p .gl /tmp/amd64/partial
+  o='-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64'
+  apt-get $o update >/dev/null
+  (cd .gl && apt-get $o download libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2 >/dev/null)
+fi
+du -sh .carry .gl
