@@ -36,15 +36,19 @@ InteropBuffer::~InteropBuffer() {
   glDeleteBuffers(1, &buffer_);
 }
 
-void InteropBuffer::reserve(std::size_t bytes) {
-  if (bytes <= capacity_ && capacity_ > 0) return;
+void InteropBuffer::reserve(std::size_t bytes, Backend backend) {
+  // filled by CUDA: a copy within the GPU ("COPY"), so the driver keeps it in the GPU's memory; filled by the
+  // host through a mapping ("DRAW")
+  const unsigned usage = backend == Backend::Cuda ? GL_DYNAMIC_COPY : GL_DYNAMIC_DRAW;
+  if (bytes <= capacity_ && capacity_ > 0 && usage == usage_) return;
+  usage_ = usage;
 #ifdef EDDY_RENDER_CUDA_INTEROP
   if (cudaResource_) cudaGraphicsUnregisterResource(static_cast<cudaGraphicsResource_t>(cudaResource_));
   cudaResource_ = nullptr;
 #endif
   capacity_ = std::max<std::size_t>(bytes + bytes / 2, 16);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer_);
-  glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(capacity_), nullptr, GL_DYNAMIC_DRAW);
+  glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(capacity_), nullptr, usage);
 }
 
 void* InteropBuffer::cudaResource(const char* what) {
@@ -73,7 +77,7 @@ bool writeBuffers(Backend backend, std::initializer_list<std::pair<InteropBuffer
   constexpr std::size_t kMost = 8;
   if (buffers.size() > kMost) throw RuntimeFailure("render: more than 8 buffers written together");
   bool any = false;
-  for (const auto& [buffer, bytes] : buffers) buffer->reserve(bytes), any = any || bytes > 0;
+  for (const auto& [buffer, bytes] : buffers) buffer->reserve(bytes, backend), any = any || bytes > 0;
   if (!any) return false;
   void* at[kMost] = {};
   if (backend == Backend::Cuda) {

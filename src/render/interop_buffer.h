@@ -25,14 +25,15 @@ class InteropBuffer {
   // the GL (a build without interop, or a GL on another device). `what` names the buffer in messages.
   bool write(Backend backend, std::size_t bytes, const std::function<void(void*)>& copy, const char* what);
   unsigned id() const { return buffer_; }
-  // room for `bytes` at least (the contents are lost where it grows)
-  void reserve(std::size_t bytes);
+  // room for `bytes` at least, filled from the backend's memory (the contents are lost where it grows)
+  void reserve(std::size_t bytes, Backend backend);
   // the buffer registered with CUDA (a cudaGraphicsResource_t), once per allocation
   void* cudaResource(const char* what);
 
  private:
   unsigned buffer_ = 0;
   std::size_t capacity_ = 0;
+  unsigned usage_ = 0;  // the GL's usage hint it was made with
   void* cudaResource_ = nullptr;  // cudaGraphicsResource_t of the buffer, registered once per allocation
 };
 
