@@ -39,12 +39,16 @@ void main() {
 
 // one axis of a Gaussian filter whose sigma is smoothingWidth projected particle radii at the pixel's
 // depth. Over the depth it is bilateral: neighbours without water are left out, and a range sigma of two
-// particle radii keeps depths far apart from mixing. Over the thickness it is plain. Pixels without water
+// particle radii, plus the depth a surface at 70 degrees from the view runs through over the filter's
+// width, keeps depths far apart from mixing (without the slope term a surface seen at a grazing angle,
+// whose depth changes by more than a particle radius from pixel to pixel, would not be smoothed at all and
+// sparkle where particles are a pixel or two wide). Over the thickness it is plain. Pixels without water
 // stay empty.
 const std::string kSmooth = kPixelPass + R"(
 uniform int bilateral;
 uniform ivec2 direction;
 uniform float radiusPixelsAtUnitDepth;  // a particle's projected radius in pixels, times its depth
+uniform float metresPerPixelAtUnitDepth;
 uniform float radius;
 uniform float smoothingWidth;
 void main() {
@@ -58,7 +62,7 @@ void main() {
   float v = source[pixel(p)];
   float sigma = clamp(smoothingWidth * radiusPixelsAtUnitDepth / d, 0.5, 16.0);
   int reach = int(ceil(2.0 * sigma));
-  float rangeSigma = 2.0 * radius;
+  float rangeSigma = 2.0 * radius + 2.75 * sigma * metresPerPixelAtUnitDepth * d;  // tan 70 = 2.75
   float sum = 0.0, weights = 0.0;
   for (int k = -reach; k <= reach; ++k) {
     float s = source[pixel(clamp(p + k * direction, ivec2(0), viewport - 1))];
@@ -227,6 +231,7 @@ void ScreenSpaceFluidRenderer::drawBuffer(unsigned positions, std::size_t partic
   const GlProgram& smooth = gl.smooth;
   run(smooth);
   glUniform1f(smooth.uniform("radiusPixelsAtUnitDepth"), style.radius * projection[5] * 0.5f * float(h));
+  glUniform1f(smooth.uniform("metresPerPixelAtUnitDepth"), 1 / (projection[5] * 0.5f * float(h)));
   glUniform1f(smooth.uniform("radius"), style.radius);
   glUniform1f(smooth.uniform("smoothingWidth"), style.smoothingWidth);
   auto filter = [&](GLuint source, GLuint into, bool bilateral) {
