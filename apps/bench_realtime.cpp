@@ -15,14 +15,8 @@
 #include "render_command.h"
 #include "run_command.h"
 #ifdef EDDY_WITH_RENDER
-#include "render/ellipsoid_buffer.h"
 #include "render/gl_context.h"
-#include "render/mesh_buffer.h"
-#include "render/particle_buffer.h"
-#include "render/particle_renderer.h"
-#include "render/scene_look.h"
-#include "render/screen_space_fluid_renderer.h"
-#include "render/surface_renderer.h"
+#include "render/live_picture.h"
 #endif
 
 namespace eddy::app {
@@ -30,66 +24,26 @@ namespace eddy::app {
 namespace {
 
 #ifdef EDDY_WITH_RENDER
-// --render: each frame's picture, drawn as `eddy run --render` and `eddy view` draw it, from the
-// simulation's own memory, and waited for (no read-back: the picture stays on the device)
+// --render: each frame's picture, drawn as `eddy run --render` and `eddy view` draw it, and waited for (no
+// read-back: the picture stays on the device)
 class FramePicture {
  public:
-  FramePicture(const SceneDesc& scene, const std::string& mode, const std::string& size)
-      : scene_(scene), mode_(mode) {
+  FramePicture(SceneDesc scene, const std::string& mode, const std::string& size) {
     int width = 0, height = 0;
     parseSize(size, "bench: --render-size", width, height);
-    look_ = render::sceneLook(scene, "bench");
-    if (mode == "ssfr")
-      fluid_ = std::make_unique<render::ScreenSpaceFluidRenderer>(width, height);
-    else if (mode == "surface")
-      surface_ = std::make_unique<render::SurfaceRenderer>(width, height);
-    else
-      spheres_ = std::make_unique<render::ParticleRenderer>(width, height);
-    if (scene.render.scenery) {
-      scenery_ = std::make_unique<render::Scenery>(scene);
-      if (fluid_) fluid_->setScenery(scenery_.get());
-      if (surface_) surface_->setScenery(scenery_.get());
-      if (spheres_) spheres_->setScenery(scenery_.get());
-    }
+    scene.render.mode = mode;
+    picture_ = std::make_unique<render::LivePicture>(scene, width, height, "bench");
   }
   std::string description() const { return gl_.renderer() + " (EGL " + gl_.platform() + ")"; }
   void draw(Simulation& sim, const FrameStats& stats) {
-    if (scenery_) scenery_->setTime(sim.time());
-    render::OffscreenTarget* target = nullptr;
-    if (surface_) {
-      mesh_.fill(sim);
-      surface_->draw(mesh_, look_.camera, look_.water);
-      target = &surface_->target();
-    } else if (fluid_ && scene_.render.ellipsoids) {
-      ellipsoids_.fill(sim);
-      fluid_->draw(ellipsoids_, look_.camera, look_.fluid);
-      target = &fluid_->target();
-    } else if (fluid_) {
-      particles_.fill(sim);
-      fluid_->draw(particles_, look_.camera, look_.fluid);
-      target = &fluid_->target();
-    } else {
-      particles_.fill(sim, scene_.render.colorBy);
-      render::widenColorRange(look_.spheres, scene_, stats);
-      spheres_->draw(particles_, look_.camera, look_.spheres);
-      target = &spheres_->target();
-    }
-    drawMs_.push_back(target->waitMilliseconds());
+    picture_->draw(sim, stats);
+    drawMs_.push_back(picture_->target().waitMilliseconds());
   }
   const std::vector<double>& drawMilliseconds() const { return drawMs_; }
 
  private:
-  render::HeadlessGl gl_;  // first: every GL object below needs the context
-  SceneDesc scene_;
-  std::string mode_;
-  render::SceneLook look_;
-  std::unique_ptr<render::ParticleRenderer> spheres_;
-  std::unique_ptr<render::ScreenSpaceFluidRenderer> fluid_;
-  std::unique_ptr<render::SurfaceRenderer> surface_;
-  std::unique_ptr<render::Scenery> scenery_;
-  render::ParticleBuffer particles_;
-  render::EllipsoidBuffer ellipsoids_;
-  render::MeshBuffer mesh_;
+  render::HeadlessGl gl_;  // first: every GL object needs the context
+  std::unique_ptr<render::LivePicture> picture_;
   std::vector<double> drawMs_;
 };
 #else
