@@ -163,6 +163,9 @@ void expectSameScene(const SceneDesc& a, const SceneDesc& b) {
   expectSameVec(r.absorption, q.absorption, "render.absorption");
   expectSameVec(r.colorLow, q.colorLow, "render.color_low");
   expectSameVec(r.colorHigh, q.colorHigh, "render.color_high");
+  EXPECT_EQ(r.scenery, q.scenery);
+  EXPECT_EQ(r.colorBy, q.colorBy);
+  EXPECT_EQ(r.ellipsoids, q.ellipsoids);
 }
 
 using test::expectInputError;
@@ -390,7 +393,7 @@ TEST(SceneIo, WriterWritesEveryKeyWithShortNumbers) {
     EXPECT_TRUE(doc.contains(key)) << key;
   }
   EXPECT_EQ(doc.size(), 15u);
-  EXPECT_EQ(doc["render"].size(), 11u);
+  EXPECT_EQ(doc["render"].size(), 13u);
   EXPECT_EQ(doc["probes"], nlohmann::json::array());
   EXPECT_EQ(doc["surface"].size(), 7u);
   EXPECT_EQ(doc["surface"]["enabled"], false);
@@ -435,9 +438,12 @@ TEST(SceneIo, EveryKeyIsDocumented) {
 
 // the "render" section: a camera placed by hand turns the framing off; values out of range are refused by key
 TEST(SceneIo, RenderSection) {
-  SceneDesc s = loadScene(
-      "", {"render.camera=[1,2,3]", "render.mode=ssfr", "render.fov=30", "render.environment=sky.png"});
+  SceneDesc s =
+      loadScene("", {"render.camera=[1,2,3]", "render.mode=ssfr", "render.fov=30",
+                     "render.environment=sky.png", "render.color_by=density", "render.ellipsoids=false"});
   EXPECT_FALSE(s.render.frame);
+  EXPECT_EQ(s.render.colorBy, "density");
+  EXPECT_FALSE(s.render.ellipsoids);
   EXPECT_EQ(s.render.mode, "ssfr");
   EXPECT_EQ(s.render.fov, 30.0f);
   expectSameVec(s.render.camera, {1, 2, 3}, "camera");
@@ -453,6 +459,8 @@ TEST(SceneIo, RenderSection) {
   expectInputError([] { loadScene("", {"render.absorption=[-1,0,0]"}); }, {"/render/absorption/0"});
   expectInputError([] { loadScene("", {"render.sun=[0,0,0]"}); }, {"/render/sun", "zero"});
   expectInputError([] { loadScene("", {"render.zoom=2"}); }, {"/render/zoom"});
+  expectInputError([] { loadScene("", {"render.color_by=pressure"}); }, {"/render/color_by", "material"});
+  expectInputError([] { loadScene("", {"render.ellipsoids=3"}); }, {"/render/ellipsoids"});
   expectInputError(
       [] {
         loadScene("", {"render.camera=[1,1,1]", "render.target=[1,1,1]"});
