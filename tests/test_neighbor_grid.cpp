@@ -391,3 +391,43 @@ TEST(NeighborGrid, PairsAcrossCellEdgesAndCornersAtFarCoordinates) {
   EXPECT_GT(pairs, 1000);
   EXPECT_LT(pairs, 3000);
 }
+
+// the walk over cells within two cell sizes (a grid of half the reach, as the Yu–Turk kernels use): every
+// particle within the reach is in the cells it visits, each cell once, in a uniform box and at far
+// coordinates where keys alias
+TEST(NeighborGrid, CellsWithinTwoHoldEveryNeighbourOfTwiceTheCell) {
+  for (Vec3 offset : {Vec3{0, 0, 0}, Vec3{-731.3f, 912.7f, -55.1f}}) {
+    std::vector<Vec3> x = uniformBox(6000, offset, offset + Vec3{1, 1, 1}, 7);
+    const Real reach = supportFor(60, x.size(), 1.0);
+    Fixture f(x);
+    NeighborGrid grid;
+    Primitives prims;
+    grid.setup(reach / 2, Index(x.size()), 1);
+    grid.sortParticles(f.particles, attr::kPosition, prims);
+    const GridView g = grid.grid();
+    const Vec3* sorted = f.particles.vec3(attr::kPosition).data;
+    const auto truth = bruteForce(f.position, reach);
+    std::size_t missing = 0, visitedTwice = 0, candidates = 0, found = 0;
+    for (Index i = 0; i < Index(x.size()); ++i) {
+      std::vector<std::uint32_t> near;
+      std::vector<char> seen(x.size(), 0);
+      g.forEachCellWithinTwo(sorted[i], [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t j = begin; j < end; ++j) {
+          ++candidates;
+          if (seen[j]++) ++visitedTwice;
+          if (j != std::uint32_t(i) && isNeighbor(sorted[i], sorted[j], reach * reach))
+            near.push_back(f.idAt(Index(j)));
+        }
+      });
+      std::sort(near.begin(), near.end());
+      found += near.size();
+      missing += truth[f.idAt(i)].size() - near.size();
+      EXPECT_EQ(near, truth[f.idAt(i)]) << "particle " << i;
+      if (HasFailure()) return;
+    }
+    std::printf("  offset %.0f: %zu neighbours found, %.1f candidates per neighbour, %zu visited twice\n",
+                double(offset.x), found, double(candidates) / double(found), visitedTwice);
+    EXPECT_EQ(missing, 0u);
+    EXPECT_EQ(visitedTwice, 0u);
+  }
+}

@@ -26,7 +26,7 @@ void YuTurkField::computeKernels(Index n, Real r, Real h) {
         Vec3 sd{};
         Real sxx = 0, sxy = 0, sxz = 0, syy = 0, syz = 0, szz = 0;
         int neighbours = 0;
-        cells.forEachCell(xi, [&](std::uint32_t begin, std::uint32_t end) {
+        cells.forEachCellWithinTwo(xi, [&](std::uint32_t begin, std::uint32_t end) {
           for (std::uint32_t j = begin; j < end; ++j) {
             Vec3 d = x[j] - xi;
             Real d2 = dot(d, d);
@@ -77,7 +77,9 @@ void YuTurkField::buildKernels(const Vec3* positions, Index n, const SurfaceSett
   Vec3* copy = particles_.vec3("x").data;
   parallelFor(
       n, EDDY_KERNEL(Index i) { copy[i] = positions[i]; });
-  grid_.setup(r, n, 1);  // no neighbour lists: the kernels walk the cells
+  // cells of half the neighbourhood, two of them each way: a third of the particles 27 cells of the whole
+  // neighbourhood would hold (no neighbour lists: the kernels walk the cells)
+  grid_.setup(r / 2, n, 1);
   grid_.sortParticles(particles_, "x", prims);
   ensureCapacity(centres_, std::size_t(n));
   ensureCapacity(stretch_, std::size_t(n));
