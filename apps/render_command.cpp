@@ -27,6 +27,7 @@
 #include "render/ellipsoid_buffer.h"
 #include "render/gl_context.h"
 #include "render/particle_renderer.h"
+#include "render/radiance_hdr.h"
 #include "render/scene_look.h"
 #include "render/scenery.h"
 #include "render/screen_space_fluid_renderer.h"
@@ -220,9 +221,10 @@ CLI::App* addRenderCommand(CLI::App& app, RenderOptions& o) {
       ->type_name("DEG");
   sub->add_option(
          "--environment", o.environment,
-         "An equirectangular PNG the water reflects (ssfr and surface) instead of the procedural sky "
+         "An equirectangular PNG or Radiance HDR (.hdr, tone-mapped) image the water reflects (ssfr and "
+         "surface) instead of the procedural sky "
          "(default: the scene's render.environment).")
-      ->type_name("FILE.png");
+      ->type_name("FILE.png|FILE.hdr");
   sub->add_option("--set", o.sets,
                   "Override a key of the run's scene.json before drawing, e.g. --set render.fov=30 "
                   "(repeatable).")
@@ -275,7 +277,7 @@ int renderCommand(const RenderOptions& o) {
   render::Image environment;
   if (!look.environment.empty()) {
     try {
-      environment = render::readPng(look.environment);
+      environment = render::readEnvironmentImage(look.environment);
     } catch (const InputError& e) {
       throw InputError(std::string("render: the environment image: ") + e.what());
     }

@@ -24,6 +24,7 @@
 #include "render/gl_context.h"
 #include "render/image.h"
 #include "render/particle_renderer.h"
+#include "render/radiance_hdr.h"
 #include "render/scenery.h"
 #include "render/screen_space_fluid_renderer.h"
 #include "render/surface_renderer.h"
@@ -222,6 +223,89 @@ TEST(RenderColorBar, ShowsTheMapAndItsTop) {
   EXPECT_GT(drawColorBar(tiny, kColorLow, kColorHigh, 0, 1, "").x0,
             drawColorBar(tiny, kColorLow, kColorHigh, 0, 1, "").x1);
   EXPECT_EQ(std::count(tiny.rgb.begin(), tiny.rgb.end(), 7), 32 * 32 * 3);
+}
+
+// Radiance HDR environment images: written here flat (a row narrower than 8) and run-length encoded, read
+// back to the radiance put in (RGBE keeps 8 bits of mantissa), tone-mapped brightest to brightest; broken
+// files refused by name
+TEST(RenderHdr, ReadsFlatAndRunLengthEncodedRows) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("eddy_hdr_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  // radiance of pixel (x, y): a red sun at (2, 1), a blue sky elsewhere growing brighter up the image
+  auto radiance = [](int x, int y, int c) {
+    if (x == 2 && y == 1) return c == 0 ? 5000.0f : 20.0f;
+    return c == 2 ? 0.5f + 0.1f * float(4 - y) : 0.1f;
+  };
+  auto rgbe = [](const float* v, std::uint8_t* out) {
+    const float most = std::max({v[0], v[1], v[2]});
+    int e = 0;
+    const float m = std::frexp(most, &e);  // most = m 2^e, m in [0.5, 1)
+    for (int c = 0; c < 3; ++c) out[c] = std::uint8_t(v[c] * (m * 256.0f / most));
+    out[3] = std::uint8_t(e + 128);
+  };
+  auto write = [&](const std::string& name, int w, int h, bool encode) {
+    std::string file =
+        "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y " + std::to_string(h) + " +X " + std::to_string(w) + "\n";
+    for (int y = 0; y < h; ++y) {
+      std::vector<std::uint8_t> row(std::size_t(w) * 4);
+      for (int x = 0; x < w; ++x) {
+        const float v[3] = {radiance(x, y, 0), radiance(x, y, 1), radiance(x, y, 2)};
+        rgbe(v, &row[std::size_t(x) * 4]);
+      }
+      if (!encode) {
+        file.append(row.begin(), row.end());
+        continue;
+      }
+      file += {char(2), char(2), char(w >> 8), char(w & 0xff)};
+      for (int c = 0; c < 4; ++c) {  // a run of the first three, then the rest as literals
+        file += char(128 + 3);
+        file += char(row[c]);
+        file += char(w - 3);
+        for (int x = 3; x < w; ++x) file += char(row[std::size_t(x) * 4 + c]);
+      }
+    }
+    std::ofstream((dir / name).string(), std::ios::binary) << file;
+    return (dir / name).string();
+  };
+  for (auto [w, encode] : {std::pair{5, false}, std::pair{12, true}}) {
+    const std::string path = write("sky" + std::to_string(w) + ".hdr", w, 4, encode);
+    const HdrImage hdr = readRadianceHdr(path);
+    ASSERT_EQ(hdr.width, w);
+    ASSERT_EQ(hdr.height, 4);
+    for (int y = 0; y < 4; ++y)
+      for (int x = 0; x < w; ++x)
+        for (int c = 0; c < 3; ++c) {
+          // a run copies its first pixel's value over three pixels of each row
+          const float want = encode && x < 3 ? radiance(0, y, c) : radiance(x, y, c);
+          if (encode && x < 3 && y == 1) continue;  // the sun sits inside the run
+          // RGBE's shared exponent: each channel within a step of the brightest one's 8-bit mantissa
+          const float brightest = std::max({radiance(x, y, 0), radiance(x, y, 1), radiance(x, y, 2)});
+          EXPECT_NEAR(hdr.rgb[(std::size_t(y) * w + x) * 3 + c], want, brightest / 128)
+              << w << " wide, " << x << "," << y << " channel " << c;
+        }
+    const Image mapped = readEnvironmentImage(path);
+    ASSERT_EQ(mapped.width, w);
+    if (!encode) {
+      EXPECT_GT(mapped.at(2, 1)[0], 250);                 // the sun saturates to white-red
+      EXPECT_GT(mapped.at(0, 0)[2], mapped.at(0, 0)[0]);  // the sky is blue
+      EXPECT_GT(mapped.at(0, 0)[2], mapped.at(0, 3)[2]);  // and brighter at the top
+    }
+  }
+  std::ofstream((dir / "bad.hdr").string()) << "P6 not radiance\n";
+  std::ofstream((dir / "xyz.hdr").string()) << "#?RADIANCE\nFORMAT=32-bit_rle_xyze\n\n-Y 1 +X 1\nabcd";
+  std::ofstream((dir / "short.hdr").string()) << "#?RADIANCE\n\n-Y 2 +X 2\nabcd";
+  std::ofstream((dir / "flipped.hdr").string()) << "#?RADIANCE\n\n+Y 2 +X 2\nabcdabcdabcdabcd";
+  for (const char* name : {"bad.hdr", "xyz.hdr", "short.hdr", "flipped.hdr", "missing.hdr"}) {
+    try {
+      readEnvironmentImage((dir / name).string());
+      ADD_FAILURE() << name << " accepted";
+    } catch (const eddy::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("Radiance HDR"), std::string::npos) << e.what();
+    }
+  }
+  fs::remove_all(dir);
 }
 
 TEST(RenderPng, EncodesTheImage) {

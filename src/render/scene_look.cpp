@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "render/radiance_hdr.h"
+
 namespace eddy::render {
 
 SceneLook sceneLook(const SceneDesc& scene, const std::string& command) {
@@ -32,7 +34,7 @@ SceneLook sceneLook(const SceneDesc& scene, const std::string& command) {
   look.fluid.sun = look.water.sun = r.sun;
   if (!r.environment.empty()) {
     try {
-      look.environment = readPng(r.environment);
+      look.environment = readEnvironmentImage(r.environment);
     } catch (const InputError& e) {
       throw InputError(command + ": render.environment: " + e.what());
     }
