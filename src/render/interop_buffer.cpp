@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "render/gl.h"
 
@@ -72,8 +74,10 @@ bool InteropBuffer::write(Backend backend, std::size_t bytes, const std::functio
       backend, {{this, bytes}}, [&](void* const* at) { copy(at[0]); }, what);
 }
 
-bool writeBuffers(Backend backend, std::initializer_list<std::pair<InteropBuffer*, std::size_t>> buffers,
-                  const std::function<void(void* const*)>& copy, const char* what) {
+namespace {
+
+bool writeBufferList(Backend backend, std::span<const std::pair<InteropBuffer*, std::size_t>> buffers,
+                     const std::function<void(void* const*)>& copy, const char* what) {
   constexpr std::size_t kMost = 8;
   if (buffers.size() > kMost) throw RuntimeFailure("render: more than 8 buffers written together");
   bool any = false;
@@ -118,6 +122,30 @@ bool writeBuffers(Backend backend, std::initializer_list<std::pair<InteropBuffer
     glUnmapBuffer(GL_SHADER_STORAGE_BUFFER);
   }
   return false;
+}
+
+}  // namespace
+
+bool writeBuffers(Backend backend, std::initializer_list<std::pair<InteropBuffer*, std::size_t>> buffers,
+                  const std::function<void(void* const*)>& copy, const char* what) {
+  return writeBufferList(backend, {buffers.begin(), buffers.size()}, copy, what);
+}
+
+bool copyIntoBuffers(Backend backend, std::initializer_list<BufferSource> sources, const char* what) {
+  std::pair<InteropBuffer*, std::size_t> buffers[8];
+  if (sources.size() > 8) throw RuntimeFailure("render: more than 8 buffers written together");
+  std::size_t n = 0;
+  for (const BufferSource& s : sources) buffers[n++] = {s.buffer, s.bytes};
+  return writeBufferList(
+      backend, {buffers, n},
+      [&](void* const* to) {
+        std::size_t k = 0;
+        for (const BufferSource& s : sources) {
+          if (s.bytes > 0) copyWithin(backend, to[k], s.from, s.bytes);
+          ++k;
+        }
+      },
+      what);
 }
 
 void copyWithin(Backend backend, void* to, const void* from, std::size_t bytes) {

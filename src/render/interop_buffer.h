@@ -33,7 +33,7 @@ class InteropBuffer {
  private:
   unsigned buffer_ = 0;
   std::size_t capacity_ = 0;
-  unsigned usage_ = 0;  // the GL's usage hint it was made with
+  unsigned usage_ = 0;            // the GL's usage hint it was made with
   void* cudaResource_ = nullptr;  // cudaGraphicsResource_t of the buffer, registered once per allocation
 };
 
@@ -41,6 +41,15 @@ class InteropBuffer {
 // with the GL): copy gets one pointer per buffer, in order (null for 0 bytes). Otherwise as write.
 bool writeBuffers(Backend backend, std::initializer_list<std::pair<InteropBuffer*, std::size_t>> buffers,
                   const std::function<void(void* const*)>& copy, const char* what);
+
+// buffers filled with copies of arrays in the backend's own memory (device to device through one mapping on
+// the GPU, memcpy on the CPU); returns whether it went through CUDA-OpenGL interop
+struct BufferSource {
+  InteropBuffer* buffer;
+  const void* from;
+  std::size_t bytes;
+};
+bool copyIntoBuffers(Backend backend, std::initializer_list<BufferSource> sources, const char* what);
 
 // copies bytes within the backend's memory (device to device on the GPU)
 void copyWithin(Backend backend, void* to, const void* from, std::size_t bytes);

@@ -125,15 +125,6 @@ void main() {
 }
 )";
 
-// a float per pixel in a storage buffer
-GLuint floatBuffer(int width, int height) {
-  GLuint id = 0;
-  glGenBuffers(1, &id);
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, id);
-  glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(width) * height * 4, nullptr, GL_DYNAMIC_COPY);
-  return id;
-}
-
 }  // namespace
 
 struct ScreenSpaceFluidRenderer::Gl {
@@ -146,11 +137,11 @@ struct ScreenSpaceFluidRenderer::Gl {
   GLuint depth, smoothed, across, thickness, smoothedThickness;
   Gl(int width, int height)
       : spheres(width, height),
-        depth(floatBuffer(width, height)),
-        smoothed(floatBuffer(width, height)),
-        across(floatBuffer(width, height)),
-        thickness(floatBuffer(width, height)),
-        smoothedThickness(floatBuffer(width, height)) {
+        depth(pixelBuffer(width, height)),
+        smoothed(pixelBuffer(width, height)),
+        across(pixelBuffer(width, height)),
+        thickness(pixelBuffer(width, height)),
+        smoothedThickness(pixelBuffer(width, height)) {
     glGenBuffers(1, &positions);
   }
   ~Gl() {

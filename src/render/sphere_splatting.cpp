@@ -112,20 +112,20 @@ void main() {
 }
 )";
 
-GLuint pixelBuffer(int width, int height) {
-  GLuint id = 0;
-  glGenBuffers(1, &id);
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, id);
-  glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(width) * height * 4, nullptr, GL_DYNAMIC_COPY);
-  return id;
-}
-
 void fill(GLuint buffer, GLuint value) {
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
   glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &value);
 }
 
 }  // namespace
+
+unsigned pixelBuffer(int width, int height) {
+  GLuint id = 0;
+  glGenBuffers(1, &id);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, id);
+  glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(width) * height * 4, nullptr, GL_DYNAMIC_COPY);
+  return id;
+}
 
 struct SphereSplatting::Programs {
   GlProgram walk{"sphere splatting", kWalk};

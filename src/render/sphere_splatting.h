@@ -40,6 +40,9 @@ struct SplatShapes {
   unsigned shapes = 0, bounds = 0;
 };
 
+// a storage buffer of one 32-bit word per pixel (uint or float), for the per-pixel passes
+unsigned pixelBuffer(int width, int height);
+
 class SphereSplatting {
  public:
   // needs a current OpenGL 4.3 context
