@@ -347,9 +347,19 @@ void FluidSimulation::buildSurfaceOnDevice(SurfaceMeshView& out, SurfaceStats* s
 }
 
 void FluidSimulation::buildEllipsoidsOnDevice(EllipsoidView& out) {
+  const SurfaceSettings settings = surfaceSettingsFor(scene_);
+  const Real radius = Real(0.5) * scene_.fluid.spacing;
+  // where the SPH support is the ellipsoids' neighbourhood (the default), the last substep's neighbour
+  // lists are theirs, in the particles' order: no copy, no sort
+  if (gridOrder_ && surfaceGroups_.names().empty() &&
+      std::fabs(kernels_.h - settings.kernelRadius) <= Real(1e-4) * settings.kernelRadius) {
+    out = ellipsoids_.build(particles_.vec3(attr::kPosition).data, particles_.size(), grid_.neighbors(),
+                            settings, radius);
+    return;
+  }
   Index n = 0;
   const Vec3* positions = surfaceGroups_.positions(particles_, {}, prims_, n);
-  out = ellipsoids_.build(positions, n, surfaceSettingsFor(scene_), Real(0.5) * scene_.fluid.spacing, prims_);
+  out = ellipsoids_.build(positions, n, settings, radius, prims_);
 }
 
 void FluidSimulation::copyValues(const std::string& quantity, float* out) {
@@ -384,6 +394,7 @@ void FluidSimulation::overwriteParticle(std::int64_t i, Vec3 x, Vec3 v) {
     throw InputError("overwriteParticle: no particle " + std::to_string(i));
   copyBytes(kDevice, particles_.vec3(attr::kPosition).data + i, Device::Host, &x, sizeof(Vec3));
   copyBytes(kDevice, particles_.vec3(attr::kVelocity).data + i, Device::Host, &v, sizeof(Vec3));
+  gridOrder_ = false;
 }
 
 void FluidSimulation::moveCollider(std::size_t i, Vec3 center, Vec3 velocity) {
@@ -437,6 +448,7 @@ void FluidSimulation::advanceSubstep(Real dt) {
   }
   StepContext ctx = context();
   solver_->step(ctx, dt);
+  gridOrder_ = solver_->usesNeighborGrid();
   // the check rides on work the step did anyway (the neighbour list pass, the solver's CFL maxima)
   if ((solver_->usesNeighborGrid() && grid_.invalidPositions()) || solver_->invalidState())
     stopOnBlowUp(BlowUpKind::InvalidState, 0, 0);
@@ -594,6 +606,7 @@ void FluidSimulation::restoreState(const SimulationState& s) {
 
   particles_.restore(Index(s.particles), s.nextId);
   for (const AttributeState* a : saved) particles_.upload(a->name, a->bytes);
+  gridOrder_ = false;
   for (std::size_t k = 0; k < nozzles_.size(); ++k) nozzles_[k].restore(s.nozzles[k]);
   frame_ = s.frame;
   time_ = s.time;

@@ -128,6 +128,9 @@ class FluidSimulation final : public Simulation {
   WallForces wallForces_;
   Buffer<Real> pressure_;  // per particle, for probes, forces and output
   bool hasPressure_ = false;
+  // the particles are in the order of grid_'s neighbour lists (after a substep of a solver with lists,
+  // until a state is restored or a particle overwritten)
+  bool gridOrder_ = false;
   SphKernels kernels_;
   WallKernel wall_;
   Real particleMass_ = 0;

@@ -16,58 +16,19 @@ void YuTurkField::computeKernels(Index n, Real r, Real h) {
   Vec3* centre = centres_.data();
   Mat3* stretch = stretch_.data();
   Real* reach = reach_.data();
-  Real invR = 1 / r, r2 = r * r;
-  Real ks = 1 / (Real(0.15) * r2);
   parallelFor(
       n, EDDY_KERNEL(Index i) {
         Vec3 xi = x[i];
-        // weighted sums relative to x_i, for precision: sum w, sum w d, sum w d d^T (its six distinct terms)
-        Real sw = 0;
-        Vec3 sd{};
-        Real sxx = 0, sxy = 0, sxz = 0, syy = 0, syz = 0, szz = 0;
-        int neighbours = 0;
-        cells.forEachCellWithinTwo(xi, [&](std::uint32_t begin, std::uint32_t end) {
-          for (std::uint32_t j = begin; j < end; ++j) {
-            Vec3 d = x[j] - xi;
-            Real d2 = dot(d, d);
-            if (d2 >= r2) continue;
-            Real s = sqrtf(d2) * invR;
-            Real w = 1 - s * s * s;
-            sw += w;
-            sd += d * w;
-            Vec3 wd = d * w;
-            sxx += wd.x * d.x, sxy += wd.x * d.y, sxz += wd.x * d.z;
-            syy += wd.y * d.y, syz += wd.y * d.z, szz += wd.z * d.z;
-            neighbours += d2 > 0;
-          }
-        });
-        Vec3 mean = sd / sw;  // sw >= 1: the particle itself
-        Mat3 sdd;
-        sdd.m[0][0] = sxx, sdd.m[0][1] = sdd.m[1][0] = sxy, sdd.m[0][2] = sdd.m[2][0] = sxz;
-        sdd.m[1][1] = syy, sdd.m[1][2] = sdd.m[2][1] = syz, sdd.m[2][2] = szz;
-        Mat3 C = sdd * (1 / sw) - outer(mean, mean);
-        Mat3 U, V;
-        Vec3 sigma;
-        svd3(C, U, sigma, V);
-        if (neighbours > kMinNeighbors) {
-          Real s1 = fabsf(sigma.x);
-          Vec3 S =
-              Vec3{s1, fmaxf(fabsf(sigma.y), s1 / kStretchRatio), fmaxf(fabsf(sigma.z), s1 / kStretchRatio)} *
-              ks;
-          // V's columns are C's principal directions (C is symmetric); G = V S^-1 V^T / h
-          stretch[i] = composeSvd(V, Vec3{1 / S.x, 1 / S.y, 1 / S.z} * (1 / h), V);
-          reach[i] = h * fmaxf(S.x, fmaxf(S.y, S.z));
-        } else {
-          // too few neighbours to trust their directions: a round kernel, k_n as wide
-          stretch[i] = Mat3::identity() * (1 / (kIsolatedScale * h));
-          reach[i] = kIsolatedScale * h;
-        }
-        centre[i] = xi + mean * kCentreSmoothing;
+        Kernel k = kernelOf(cells, x, xi, r, h);
+        stretch[i] = k.G;
+        reach[i] = k.reach;
+        centre[i] = xi + k.towardsMean * kCentreSmoothing;
       });
 }
 
-void YuTurkField::buildKernels(const Vec3* positions, Index n, const SurfaceSettings& s, Primitives& prims) {
-  Real h = s.kernelRadius, r = 2 * s.kernelRadius;
+void YuTurkField::buildKernels(const Vec3* positions, Index n, const SurfaceSettings& s, Real r,
+                               Primitives& prims) {
+  Real h = s.kernelRadius;
   // a sorted copy of the particles on a neighbour grid of cell r
   if (!ready_) {
     particles_.addAttribute("x", 3);
@@ -89,7 +50,7 @@ void YuTurkField::buildKernels(const Vec3* positions, Index n, const SurfaceSett
 
 void YuTurkField::build(const Vec3* positions, Index n, const SurfaceSettings& s, SurfaceGrid& grid,
                         Primitives& prims) {
-  buildKernels(positions, n, s, prims);
+  buildKernels(positions, n, s, 2 * s.kernelRadius, prims);
 
   // the colour field of the stretched kernels around the smoothed centres
   Real farthest = prims.max(reach_.view(), n);
