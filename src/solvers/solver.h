@@ -42,8 +42,16 @@ class Solver {
   // adds the solver's attributes and sizes its buffers; ctx.particles already has the capacity the
   // emitters will need (the whole particle budget), but no particles yet
   virtual void setup(StepContext& ctx) = 0;
-  // largest stable substep for the current state (infinity where the solver has no limit)
-  virtual Real stableTimeStep(StepContext& ctx) { return std::numeric_limits<Real>::infinity(); }
+  // largest stable substep for the current state (infinity where the solver has no limit), in two halves
+  // so that the host need not drain the GPU for it: launchStableTimeStep queues the maxima it needs into
+  // one of two slots (0, 1), stableTimeStepOf reads a slot back (waiting only for the work queued before
+  // its launch) and gives the substep they allow
+  virtual void launchStableTimeStep(StepContext& ctx, int slot) {}
+  virtual Real stableTimeStepOf(StepContext& ctx, int slot) { return std::numeric_limits<Real>::infinity(); }
+  Real stableTimeStep(StepContext& ctx) {
+    launchStableTimeStep(ctx, 0);
+    return stableTimeStepOf(ctx, 0);
+  }
   virtual void step(StepContext& ctx, Real dt) = 0;
 
   // particles [first, first + count) were just appended by scene emitter `emitterIndex` (position and

@@ -161,7 +161,7 @@ void MovingLeastSquaresMpm::setup(StepContext& ctx) {
     if (m.type == MpmMaterialType::Water && m.viscosity > 0)
       viscousDt_ = std::min(viscousDt_, m.density * dx * dx / (6 * m.viscosity));
 
-  fastest_ = Buffer<std::uint32_t>(kDevice, 3);
+  fastest_.words(0);  // allocated here, not in the step loop
   heldIn_ = Buffer<unsigned long long>(kDevice, 1);
   heldIn_.fillZero();
 }
@@ -200,18 +200,19 @@ EDDY_HD inline std::uint32_t speedBits(Real s) {
 }
 }  // namespace
 
-Real MovingLeastSquaresMpm::stableTimeStep(StepContext& ctx) {
+void MovingLeastSquaresMpm::launchStableTimeStep(StepContext& ctx, int slot) {
   Index n = ctx.particles.size();
-  if (n == 0) return Solver::stableTimeStep(ctx);
+  noParticles_[slot] = n == 0;
+  if (n == 0) return;
   ParticleSet& p = ctx.particles;
   const Vec3* v = p.vec3(attr::kVelocity).data;
   const Real* jp = p.real(attr_mpm::kPlasticJ).data;
   const Real* mat = p.real(attr_mpm::kMaterial).data;
   const MpmMaterial* mats = materials_.data();
   // the fastest particle, the fastest sound and the fastest grid node of the last update, as three
-  // maxima read back together: one wait for the host per substep
-  std::uint32_t* most = fastest_.data();
-  fillBytes(kDevice, most, 0, fastest_.bytes());
+  // maxima read back together
+  std::uint32_t* most = fastest_.words(slot);
+  fillBytes(kDevice, most, 0, 3 * sizeof(std::uint32_t));
   const Vec3* x = p.vec3(attr::kPosition).data;
   parallelFor(
       n, EDDY_KERNEL(Index i) {
@@ -224,10 +225,13 @@ Real MovingLeastSquaresMpm::stableTimeStep(StepContext& ctx) {
   const Vec4* nodes = grid_.nodes().data;
   parallelFor(
       grid_.nodeCount(), EDDY_KERNEL(Index k) { atomicMaxU32(&most[2], speedBits(length(xyz(nodes[k])))); });
-  std::uint32_t bits[3];
-  fastest_.download(bits, 3);
+  fastest_.queueCopy(slot);
+}
+
+Real MovingLeastSquaresMpm::stableTimeStepOf(StepContext& ctx, int slot) {
+  if (noParticles_[slot]) return Solver::stableTimeStepOf(ctx, slot);
   Real speed[3];
-  __builtin_memcpy(speed, bits, sizeof speed);
+  __builtin_memcpy(speed, fastest_.read(slot), sizeof speed);
   // a NaN's bits exceed every finite speed's, so a non-finite velocity surfaces in these maxima
   invalid_ = !(std::isfinite(speed[0]) && std::isfinite(speed[1]) && std::isfinite(speed[2]));
   // CFL on the fastest motion, of the particles or of the grid, plus the fastest sound

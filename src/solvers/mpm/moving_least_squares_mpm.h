@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "backend/async_readback.h"
 #include "solvers/mpm/constitutive_models.h"
 #include "solvers/mpm/mpm_grid.h"
 #include "solvers/solver.h"
@@ -65,7 +66,8 @@ class MovingLeastSquaresMpm final : public Solver {
   explicit MovingLeastSquaresMpm(const SceneDesc& scene);
   const char* name() const override { return "mpm"; }
   void setup(StepContext& ctx) override;
-  Real stableTimeStep(StepContext& ctx) override;
+  void launchStableTimeStep(StepContext& ctx, int slot) override;
+  Real stableTimeStepOf(StepContext& ctx, int slot) override;
   void step(StepContext& ctx, Real dt) override;
   void initializeParticles(StepContext& ctx, Index first, Index count, int emitterIndex) override;
   // rho = rho0 / J
@@ -99,11 +101,12 @@ class MovingLeastSquaresMpm final : public Solver {
   MpmGrid grid_;
   std::vector<MpmMaterial> hostMaterials_;  // one per scene emitter
   Buffer<MpmMaterial> materials_;
-  Buffer<std::uint32_t> fastest_;      // the substep's speed maxima (as bits): particle, sound, node
-  Buffer<unsigned long long> heldIn_;  // particles clamped into the domain, since the start
-  Real volume_ = 0;                    // V0 = spacing^3
-  bool invalid_ = false;               // the last CFL maxima were not finite
-  Real viscousDt_ = 0;                 // explicit viscosity limit rho dx^2 / (6 mu); infinity without
+  AsyncReadback fastest_;  // the speed maxima (as bits): particle, sound, node; per slot
+  bool noParticles_[AsyncReadback::kSlots] = {};  // nothing to limit the substep when the slot was launched
+  Buffer<unsigned long long> heldIn_;             // particles clamped into the domain, since the start
+  Real volume_ = 0;                               // V0 = spacing^3
+  bool invalid_ = false;                          // the last CFL maxima were not finite
+  Real viscousDt_ = 0;  // explicit viscosity limit rho dx^2 / (6 mu); infinity without
 };
 
 }  // namespace eddy::EDDY_NS

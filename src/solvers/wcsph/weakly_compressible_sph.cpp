@@ -9,7 +9,6 @@ namespace eddy::EDDY_NS {
 namespace attr_wcsph {
 constexpr const char* kPositionPressure = "wcsph_position_pressure";  // x and p / rho^2
 constexpr const char* kVelocityDensity = "wcsph_velocity_density";    // v and rho
-constexpr const char* kSpeed = "wcsph_speed";
 constexpr const char* kAcceleration = "wcsph_acceleration";
 constexpr const char* kNextDensity = "wcsph_next_density";  // rho + dt d rho / dt (continuity)
 }  // namespace attr_wcsph
@@ -38,7 +37,7 @@ void WeaklyCompressibleSph::setup(StepContext& ctx) {
   gradientScale_ = latticeGradientScale(ctx.kernels, ctx.scene.fluid.spacing);
   ctx.particles.addAttribute(attr_wcsph::kPositionPressure, 4, false);
   ctx.particles.addAttribute(attr_wcsph::kVelocityDensity, 4, false);
-  ctx.particles.addAttribute(attr_wcsph::kSpeed, 1, false);
+  fastest_.words(0);  // allocated here, not in the step loop
   ctx.particles.addAttribute(attr_wcsph::kAcceleration, 3, false);
   if (continuity()) ctx.particles.addAttribute(attr_wcsph::kNextDensity, 1, false);
 }
@@ -76,18 +75,26 @@ bool WeaklyCompressibleSph::pressures(StepContext& ctx, Real* out) {
   return true;
 }
 
-Real WeaklyCompressibleSph::stableTimeStep(StepContext& ctx) {
-  Index n = ctx.particles.size();
-  View<Real> speed = ctx.particles.real(attr_wcsph::kSpeed);
+void WeaklyCompressibleSph::launchStableTimeStep(StepContext& ctx, int slot) {
   const Vec3* v = ctx.particles.vec3(attr::kVelocity).data;
-  Real* s = speed.data;
+  std::uint32_t* most = fastest_.words(slot);
+  fillBytes(kDevice, most, 0, sizeof(std::uint32_t));
   parallelFor(
-      n, EDDY_KERNEL(Index i) {
-        // a velocity that is not finite becomes an infinite speed, which the maximum keeps (it drops NaN)
+      ctx.particles.size(), EDDY_KERNEL(Index i) {
+        // a velocity that is not finite becomes an infinite speed, which the maximum keeps; non-negative
+        // floats compare like their bit patterns, so one integer maximum serves
         Real l = length(v[i]);
-        s[i] = l - l == 0 ? l : Real(INFINITY);
+        Real speed = l - l == 0 ? l : Real(INFINITY);
+        std::uint32_t bits;
+        __builtin_memcpy(&bits, &speed, sizeof bits);
+        atomicMaxU32(most, bits);
       });
-  Real vmax = ctx.prims.max(speed, n);
+  fastest_.queueCopy(slot);
+}
+
+Real WeaklyCompressibleSph::stableTimeStepOf(StepContext& ctx, int slot) {
+  Real vmax;
+  __builtin_memcpy(&vmax, fastest_.read(slot), sizeof vmax);
   invalid_ = !std::isfinite(vmax);
   Real c = soundSpeed();
   // Monaghan's conditions are written for the smoothing length ell, half the kernel support

@@ -30,6 +30,7 @@
 
 #include <cmath>
 
+#include "backend/async_readback.h"
 #include "solvers/solver.h"
 
 namespace eddy::EDDY_NS {
@@ -59,7 +60,8 @@ class WeaklyCompressibleSph final : public Solver {
   explicit WeaklyCompressibleSph(const SceneDesc& scene) : settings_(scene.wcsph) {}
   const char* name() const override { return "wcsph"; }
   void setup(StepContext& ctx) override;
-  Real stableTimeStep(StepContext& ctx) override;
+  void launchStableTimeStep(StepContext& ctx, int slot) override;
+  Real stableTimeStepOf(StepContext& ctx, int slot) override;
   bool invalidState() const override { return invalid_; }
   void step(StepContext& ctx, Real dt) override;
   void initializeParticles(StepContext& ctx, Index first, Index count, int emitterIndex) override;
@@ -85,6 +87,7 @@ class WeaklyCompressibleSph final : public Solver {
   WcsphSettings settings_;
   Real gradientScale_ = 1;  // see latticeGradientScale
   bool invalid_ = false;    // the last speed maximum was not finite
+  AsyncReadback fastest_;   // the fastest particle's speed (as bits), per slot
 };
 
 }  // namespace eddy::EDDY_NS
