@@ -6,9 +6,10 @@
 //
 // The neighbourhood is the kernel radius R (surface.radius), not the surface method's 2 R: FleX and the
 // DX11 demo take the anisotropy from the simulation's own neighbours, and so does a simulation here when
-// its SPH support is R (the default): the neighbour lists of its last substep, no sort and a tenth of the
-// candidates (1M particles on an H100: 0.1 ms instead of 1.9). Particles read from files (or from a
-// solver without lists) get the same neighbourhood from a sorted copy on a grid of their own.
+// its SPH support is R (the default): the neighbour lists of its last substep, no sort, about 30 neighbours
+// a particle instead of some 650 candidates (1M particles on an H100: 0.10 ms instead of 1.75). Particles
+// read from files (or from a solver without lists) get the same neighbourhood from a sorted copy on a grid
+// of their own.
 //
 // With G the kernel's matrix (support R_k = h) and S_k its stretches, the ellipsoid is
 // { x : |A (x - x_i)| <= 1 } with A = f G h / r, f = cbrt(S1 S2 S3): an isotropic kernel (G = I / h) gives
@@ -66,7 +67,8 @@ class ParticleEllipsoids {
                       Primitives& prims);
   // the same from a simulation's neighbour lists within R of its n particles, in the lists' order (built
   // in the last substep: a neighbour that has since moved past R is left out, one that has come within R
-  // is missed, both where the weight is near zero)
+  // is missed, both near R where the weight is small; 99 % of the ellipsoids are within 1.2 % of the
+  // general path's, tests/test_particle_ellipsoids.cpp)
   EllipsoidView build(const Vec3* positions, Index n, const NeighborView& neighbors,
                       const SurfaceSettings& settings, Real radius);
   std::size_t bytes() const;
