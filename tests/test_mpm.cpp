@@ -371,3 +371,60 @@ TEST(MpmScenes, DamBreakSceneRuns) {
 
 }  // namespace
 }  // namespace eddy
+
+namespace eddy {
+namespace {
+
+// The blocks the grid marks after a sort hold every node a particle reaches (so the transfer's skip of
+// the others changes nothing), and a few particles mark only the blocks around them.
+TEST(MpmGridBlocks, MarkEveryReachedNodeAndLittleElse) {
+  SceneDesc scene = loadScene("", {"solver=mpm", "mpm.grid_resolution=64"});
+  cpu::MpmGrid grid;
+  grid.setup(scene, 64, false);
+  cpu::ParticleSet particles;
+  particles.addAttribute(cpu::attr::kPosition, 3);
+  particles.addAttribute(cpu::attr::kVelocity, 3);
+  particles.reserve(64);
+  // a small cluster near one corner, one stray particle, one on a block boundary
+  std::vector<Vec3> x, v;
+  for (int i = 0; i < 40; ++i)
+    x.push_back(scene.domain.min +
+                Vec3{0.05f + 0.01f * (i % 4), 0.05f + 0.01f * (i / 4 % 4), 0.05f + 0.01f * (i / 16)});
+  x.push_back(scene.domain.min + (scene.domain.max - scene.domain.min) * 0.6f);
+  const cpu::MpmGridView g = grid.view();
+  x.push_back(g.nodePosition(16, 20, 8) + Vec3{0.5f, 0.5f, 0.5f} * g.dx);
+  v.assign(x.size(), Vec3{});
+  particles.append(x, v);
+  cpu::Primitives prims;
+  grid.bin(particles, prims);
+  const cpu::MpmBlocks blocks = grid.blocks();
+  // brute force: the nodes each particle's stencil covers
+  std::vector<char> reached(std::size_t(g.count()), 0);
+  for (Vec3 p : x) {
+    int bx, by, bz;
+    Vec3 fx;
+    g.locate(p, bx, by, bz, fx);
+    for (int c = 0; c < 3; ++c)
+      for (int b = 0; b < 3; ++b)
+        for (int a = 0; a < 3; ++a) reached[std::size_t(g.linear(bx + a, by + b, bz + c))] = 1;
+  }
+  std::size_t marked = 0, nodesReached = 0, markedBlocks = 0;
+  for (int z = 0; z < g.nz; ++z)
+    for (int y = 0; y < g.ny; ++y)
+      for (int x0 = 0; x0 < g.nx; ++x0) {
+        bool r = reached[std::size_t(g.linear(x0, y, z))] != 0;
+        nodesReached += r;
+        marked += blocks.reaches(x0, y, z);
+        if (r) EXPECT_TRUE(blocks.reaches(x0, y, z)) << "node " << x0 << " " << y << " " << z;
+      }
+  const std::size_t blockCount = std::size_t(blocks.nx) * blocks.ny * ((g.nz + 3) / 4);
+  for (std::size_t k = 0; k < blockCount; ++k) markedBlocks += blocks.reached[k] != 0;
+  std::printf("  %zu particles reach %zu of %lld nodes; %zu of %zu blocks marked (%zu nodes)\n", x.size(),
+              nodesReached, (long long)g.count(), markedBlocks, blockCount, marked);
+  // each particle's 27 nodes span at most 2 blocks per axis: 8 blocks a particle at most
+  EXPECT_GT(nodesReached, 27u);
+  EXPECT_LE(markedBlocks, 8u * 3u);
+}
+
+}  // namespace
+}  // namespace eddy

@@ -298,10 +298,16 @@ void MovingLeastSquaresMpm::particleToGrid(StepContext& ctx, Real dt) {
   Real t = ctx.time + dt;
   Real tol = kWallTolerance * g.dx;
   MpmBoundary mode = boundary_;
+  MpmBlocks blocks = grid_.blocks();
   parallelFor(
       g.count(), EDDY_KERNEL(Index node) {
         int ix, iy, iz;
         g.coordinates(node, ix, iy, iz);
+        if (!blocks.reaches(ix, iy, iz)) {  // no particle comes near: nothing to gather
+          nodes[node] = Vec4{};
+          if (previous) previous[node] = Vec4{};
+          return;
+        }
         Real mass = 0;
         Vec3 momentum{}, affine{};
         // the particles based at node - (a, b, c), a, b, c in 0..2, reach this node. Each base node's

@@ -58,6 +58,10 @@ void MpmGrid::setup(const SceneDesc& scene, Index particleCapacity, bool flip) {
     previous_.fillZero();
   }
   sort_.reserve(std::size_t(count), particleCapacity);
+  blocksX_ = (view_.nx + 3) / 4;
+  blocksY_ = (view_.ny + 3) / 4;
+  blocksZ_ = (view_.nz + 3) / 4;
+  reached_ = Buffer<std::uint8_t>(kDevice, std::size_t(blocksX_) * blocksY_ * blocksZ_);
 }
 
 void MpmGrid::recordKeys(const Vec3* x, Index n) {
@@ -83,8 +87,30 @@ void MpmGrid::bin(ParticleSet& particles, Primitives& prims) {
   recordKeys(particles.vec3(attr::kPosition).data, n);
   sort_.sort(n, prims);
   particles.reorder({sort_.order(), std::size_t(n)});
+  markBlocks();
 }
 
-std::size_t MpmGrid::bytes() const { return nodes_.bytes() + previous_.bytes() + sort_.bytes(); }
+void MpmGrid::markBlocks() {
+  MpmGridView g = view_;
+  std::uint8_t* reached = reached_.data();
+  const std::uint32_t* first = sort_.starts();
+  int bx = blocksX_, by = blocksY_;
+  parallelFor(
+      Index(reached_.size()), EDDY_KERNEL(Index k) {
+        int x0 = int(k % bx) * 4, y0 = int(k / bx % by) * 4, z0 = int(k / (Index(bx) * by)) * 4;
+        // a particle reaches the nodes base .. base + 2: those of this block are based 2 nodes below it
+        // to its last node; each row of base nodes along x is one span of the sort
+        int xLo = x0 - 2 > 0 ? x0 - 2 : 0, xHi = x0 + 3 < g.nx - 1 ? x0 + 3 : g.nx - 1;
+        bool any = false;
+        for (int z = z0 - 2 > 0 ? z0 - 2 : 0; z <= z0 + 3 && z < g.nz && !any; ++z)
+          for (int y = y0 - 2 > 0 ? y0 - 2 : 0; y <= y0 + 3 && y < g.ny && !any; ++y)
+            any = first[g.linear(xHi, y, z) + 1] > first[g.linear(xLo, y, z)];
+        reached[k] = any ? 1 : 0;
+      });
+}
+
+std::size_t MpmGrid::bytes() const {
+  return nodes_.bytes() + previous_.bytes() + sort_.bytes() + reached_.bytes();
+}
 
 }  // namespace eddy::EDDY_NS

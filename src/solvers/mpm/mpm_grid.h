@@ -10,6 +10,12 @@
 // The ranges are kept as a table of first particles per node (an exclusive scan of the per-node counts),
 // so the particles of consecutive nodes along x, such as the three base nodes of one row of a stencil,
 // form one span [first[k], first[k + 3]).
+//
+// Most of a dense grid is empty, and an empty node still looked up the 27 runs around it. So the grid is
+// also cut into blocks of 4^3 nodes, and after each sort a block is marked when particles are based close
+// enough to reach one of its nodes; the transfer only zeroes the nodes of unmarked blocks (the gathers
+// there would have found nothing), so its cost follows the particles rather than the domain, and its
+// results are the same.
 #pragma once
 
 #include <eddy/scene.h>
@@ -49,6 +55,16 @@ struct MpmGridView {
   }
 };
 
+// which blocks of 4^3 nodes particles reach (MpmGrid::bin marks them), taken by value in kernels
+struct MpmBlocks {
+  const std::uint8_t* reached = nullptr;
+  int nx = 0, ny = 0;  // blocks per axis (x, y)
+
+  EDDY_HD Index of(int x, int y, int z) const { return (Index(z >> 2) * ny + (y >> 2)) * nx + (x >> 2); }
+  // whether a particle is based close enough to reach node (x, y, z)
+  EDDY_HD bool reaches(int x, int y, int z) const { return reached[of(x, y, z)] != 0; }
+};
+
 class MpmGrid {
  public:
   // layers of nodes beyond each domain face besides the one on it
@@ -59,12 +75,16 @@ class MpmGrid {
   // /mpm/grid_resolution when the node count cannot be indexed or the grid does not fit in free memory.
   void setup(const SceneDesc& scene, Index particleCapacity, bool flip);
 
-  // sorts the particles by base node (reordering every persistent attribute) and fills the node ranges
+  // sorts the particles by base node (reordering every persistent attribute), fills the node ranges and
+  // marks the blocks the particles reach
   void bin(ParticleSet& particles, Primitives& prims);
-  // every particle's base node, recorded for the sort (public: CUDA lambdas cannot live in private members)
+  // every particle's base node, recorded for the sort, and the blocks' marks (public: CUDA lambdas cannot
+  // live in private members)
   void recordKeys(const Vec3* x, Index n);
+  void markBlocks();
 
   MpmGridView view() const { return view_; }
+  MpmBlocks blocks() const { return {reached_.data(), blocksX_, blocksY_}; }
   Index nodeCount() const { return view_.count(); }
   // per node: velocity (after the grid update) and mass
   View<Vec4> nodes() const { return nodes_.view(); }
@@ -79,6 +99,8 @@ class MpmGrid {
   MpmGridView view_;
   Buffer<Vec4> nodes_, previous_;
   CountingSort sort_;
+  Buffer<std::uint8_t> reached_;  // per block of 4^3 nodes
+  int blocksX_ = 0, blocksY_ = 0, blocksZ_ = 0;
 };
 
 }  // namespace eddy::EDDY_NS
