@@ -101,10 +101,18 @@ void MpmGrid::markBlocks() {
         // a particle reaches the nodes base .. base + 2: those of this block are based 2 nodes below it
         // to its last node; each row of base nodes along x is one span of the sort
         int xLo = x0 - 2 > 0 ? x0 - 2 : 0, xHi = x0 + 3 < g.nx - 1 ? x0 + 3 : g.nx - 1;
+        // all 36 rows tested with no early exit, so that their loads overlap instead of queueing (a row
+        // clamped onto the grid's edge is tested twice, which changes nothing)
         bool any = false;
-        for (int z = z0 - 2 > 0 ? z0 - 2 : 0; z <= z0 + 3 && z < g.nz && !any; ++z)
-          for (int y = y0 - 2 > 0 ? y0 - 2 : 0; y <= y0 + 3 && y < g.ny && !any; ++y)
-            any = first[g.linear(xHi, y, z) + 1] > first[g.linear(xLo, y, z)];
+        EDDY_UNROLL
+        for (int c = -2; c <= 3; ++c) {
+          int z = z0 + c < 0 ? 0 : (z0 + c > g.nz - 1 ? g.nz - 1 : z0 + c);
+          EDDY_UNROLL
+          for (int b = -2; b <= 3; ++b) {
+            int y = y0 + b < 0 ? 0 : (y0 + b > g.ny - 1 ? g.ny - 1 : y0 + b);
+            any |= first[g.linear(xHi, y, z) + 1] > first[g.linear(xLo, y, z)];
+          }
+        }
         reached[k] = any ? 1 : 0;
       });
 }
