@@ -61,7 +61,10 @@ void MpmGrid::setup(const SceneDesc& scene, Index particleCapacity, bool flip) {
   blocksX_ = (view_.nx + 3) / 4;
   blocksY_ = (view_.ny + 3) / 4;
   blocksZ_ = (view_.nz + 3) / 4;
-  reached_ = Buffer<std::uint8_t>(kDevice, std::size_t(blocksX_) * blocksY_ * blocksZ_);
+  if (kDevice == Device::Host || count >= kMarkedFrom)
+    reached_ = Buffer<std::uint8_t>(kDevice, std::size_t(blocksX_) * blocksY_ * blocksZ_);
+  else
+    reached_ = Buffer<std::uint8_t>();
 }
 
 void MpmGrid::recordKeys(const Vec3* x, Index n) {
@@ -87,10 +90,11 @@ void MpmGrid::bin(ParticleSet& particles, Primitives& prims) {
   recordKeys(particles.vec3(attr::kPosition).data, n);
   sort_.sort(n, prims);
   particles.reorder({sort_.order(), std::size_t(n)});
-  markBlocks();
+  markBlocks();  // where the grid has them
 }
 
 void MpmGrid::markBlocks() {
+  if (reached_.size() == 0) return;
   MpmGridView g = view_;
   std::uint8_t* reached = reached_.data();
   const std::uint32_t* first = sort_.starts();

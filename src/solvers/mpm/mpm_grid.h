@@ -15,7 +15,10 @@
 // also cut into blocks of 4^3 nodes, and after each sort a block is marked when particles are based close
 // enough to reach one of its nodes; the transfer only zeroes the nodes of unmarked blocks (the gathers
 // there would have found nothing), so its cost follows the particles rather than the domain, and its
-// results are the same.
+// results are the same. On the GPU an empty node costs a thread of its own, which runs beside the others,
+// so marking pays only on large grids (H200: 4.5 % of an 8M-particle substep on 256^3 nodes, nothing on
+// 128^3, and its launch costs 2.6 % of the 55^3 seed benchmark); there the marks start at kMarkedFrom nodes.
+// On the CPU the empty nodes were most of the serial work: always marked (the seed benchmark 3x faster).
 #pragma once
 
 #include <eddy/scene.h>
@@ -57,18 +60,20 @@ struct MpmGridView {
 
 // which blocks of 4^3 nodes particles reach (MpmGrid::bin marks them), taken by value in kernels
 struct MpmBlocks {
-  const std::uint8_t* reached = nullptr;
-  int nx = 0, ny = 0;  // blocks per axis (x, y)
+  const std::uint8_t* reached = nullptr;  // null: no marks, every node gathers
+  int nx = 0, ny = 0;                     // blocks per axis (x, y)
 
   EDDY_HD Index of(int x, int y, int z) const { return (Index(z >> 2) * ny + (y >> 2)) * nx + (x >> 2); }
-  // whether a particle is based close enough to reach node (x, y, z)
-  EDDY_HD bool reaches(int x, int y, int z) const { return reached[of(x, y, z)] != 0; }
+  // whether a particle may be based close enough to reach node (x, y, z)
+  EDDY_HD bool reaches(int x, int y, int z) const { return !reached || reached[of(x, y, z)] != 0; }
 };
 
 class MpmGrid {
  public:
   // layers of nodes beyond each domain face besides the one on it
   static constexpr int kPad = 2;
+  // the grid size from which the GPU marks blocks (the CPU always does)
+  static constexpr Index kMarkedFrom = Index(1) << 22;
 
   // Sizes the grid for the scene's domain and mpm.grid_resolution, with keys for particleCapacity
   // particles and, with flip, the buffer of pre-update velocities. Throws InputError naming
@@ -84,7 +89,7 @@ class MpmGrid {
   void markBlocks();
 
   MpmGridView view() const { return view_; }
-  MpmBlocks blocks() const { return {reached_.data(), blocksX_, blocksY_}; }
+  MpmBlocks blocks() const { return {reached_.size() ? reached_.data() : nullptr, blocksX_, blocksY_}; }
   Index nodeCount() const { return view_.count(); }
   // per node: velocity (after the grid update) and mass
   View<Vec4> nodes() const { return nodes_.view(); }
