@@ -2,7 +2,8 @@
 // into pinned host memory behind the work already queued and marks that point with an event; read()
 // waits for that point only, so work queued after the copy keeps the GPU busy while the host waits. Two
 // slots, so that one can be read while the next is written (the frame loop reads the CFL maxima one
-// substep late this way). On the CPU backend the device is the host and the copy a memcpy.
+// substep late this way; the neighbour grid reads its list check through one). On the CPU backend the device
+// is the host and the copy a memcpy.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +16,7 @@ namespace eddy::EDDY_NS {
 class AsyncReadback {
  public:
   static constexpr int kSlots = 2;
-  static constexpr int kWords = 4;
+  static constexpr int kWords = 8;
 
   AsyncReadback() = default;
   AsyncReadback(const AsyncReadback&) = delete;
@@ -42,6 +43,8 @@ class AsyncReadback {
     }
     return device_.data() + slot * kWords;
   }
+  // the same once allocated (by a call of words above)
+  const std::uint32_t* words(int slot) const { return device_.data() + slot * kWords; }
 
   std::size_t bytes() const { return device_.bytes(); }
 

@@ -6,15 +6,6 @@
 
 namespace eddy::EDDY_NS {
 
-#if EDDY_BACKEND_CUDA
-NeighborGrid::~NeighborGrid() {
-  if (listsBuilt_) cudaEventDestroy(listsBuilt_);
-  if (pinnedMost_) cudaFreeHost(pinnedMost_);
-}
-#else
-NeighborGrid::~NeighborGrid() = default;
-#endif
-
 void NeighborGrid::setup(Real cellSize, Index capacity, int maxNeighbors, Vec3 lo, Vec3 hi) {
   cellSize_ = cellSize;
   lo_ = lo;
@@ -67,7 +58,7 @@ void NeighborGrid::recordKeys(const Position* x, Index n) {
   GridView g = grid();
   KeyRecorder keys = sort_.recorder();
   // the list build's overflow counter is cleared here, saving a memset launch per substep
-  std::uint32_t* most = mostNeighbors_.data();
+  std::uint32_t* most = check_.words(0);
   Vec3 lo = lo_, hi = hi_;
   std::uint32_t epoch = epoch_;
   parallelFor(
@@ -99,11 +90,7 @@ void NeighborGrid::sortParticles(ParticleSet& particles, const char* positionAtt
   ensureCapacity(particles.capacity());
   count_ = particles.size();
   Index n = count_;
-  if (mostNeighbors_.size() == 0) {
-    mostNeighbors_.resize(kDevice, 7);
-    mostNeighbors_.fillZero();
-  }
-  if (n == 0) fillBytes(kDevice, mostNeighbors_.data(), 0, sizeof(std::uint32_t));
+  if (n == 0) fillBytes(kDevice, check_.words(0), 0, sizeof(std::uint32_t));
   epoch_ = epoch_ == 0xffffffffu ? 1 : epoch_ + 1;
   if (particles.components(positionAttribute) == 4)
     recordKeys(particles.vec4(positionAttribute).data, n);
@@ -121,18 +108,7 @@ void NeighborGrid::launchNeighborLists(View<const Position> positions, Real t) {
     launchLists<Position, true>(positions.data, t);
   else
     launchLists<Position, false>(positions.data, t);
-#if EDDY_BACKEND_CUDA
-  if (!listsBuilt_) {
-    checkCuda(cudaEventCreateWithFlags(&listsBuilt_, cudaEventDisableTiming), "event create");
-    checkCuda(cudaHostAlloc(reinterpret_cast<void**>(&pinnedMost_), 2 * sizeof(std::uint32_t),
-                            cudaHostAllocDefault),
-              "pinned allocation");
-  }
-  checkCuda(
-      cudaMemcpyAsync(pinnedMost_, mostNeighbors_.data(), 2 * sizeof(std::uint32_t), cudaMemcpyDeviceToHost),
-      "list check");
-  checkCuda(cudaEventRecord(listsBuilt_), "list check");
-#endif
+  check_.queueCopy(0);
 }
 
 template <class Position, bool WithBarriers>
@@ -143,7 +119,7 @@ void NeighborGrid::launchLists(const Position* x, Real t) {
   NeighborView nv = neighbors();
   std::uint32_t* counts = neighborCounts_.data();
   std::uint32_t* indices = neighborIndices_.data();
-  std::uint32_t* most = mostNeighbors_.data();
+  std::uint32_t* most = check_.words(0);
   bool capped = maxNeighbors_ > 0;
   const ColliderData* barriers = barriers_.data;
   int barrierCount = int(barriers_.size);
@@ -266,14 +242,8 @@ void NeighborGrid::launchLists(const Position* x, Real t) {
 }
 
 bool NeighborGrid::listsComplete() {
-  std::uint32_t words[2] = {0, 0};
-#if EDDY_BACKEND_CUDA
-  checkCuda(cudaEventSynchronize(listsBuilt_), "neighbour lists");
-  words[0] = pinnedMost_[0];
-  words[1] = pinnedMost_[1];
-#else
-  mostNeighbors_.download(words, 2);
-#endif
+  // waits for the list build only, not for the work queued after it
+  const std::uint32_t* words = check_.read(0);
   Index largest = Index(words[0]);
   invalid_ = words[1] == epoch_;
   mostSeen_ = std::max(mostSeen_, largest);
@@ -293,7 +263,7 @@ bool NeighborGrid::listsComplete() {
                          "or set pbf.max_neighbors");
   stride_ = stride;
   neighborIndices_.resize(kDevice, listSlots());
-  fillBytes(kDevice, mostNeighbors_.data(), 0, sizeof(std::uint32_t));
+  fillBytes(kDevice, check_.words(0), 0, sizeof(std::uint32_t));
   return false;
 }
 
@@ -312,7 +282,7 @@ template void NeighborGrid::launchNeighborLists<Vec4>(View<const Vec4>, Real);
 bool NeighborGrid::invalidParticle(Index& index, Vec3& position) const {
   if (!invalid_) return false;
   std::uint32_t words[6];
-  mostNeighbors_.download(words, 6);
+  copyBytes(Device::Host, words, kDevice, check_.words(0), sizeof words);
   // the check ran before the sort: find where the particle went (dst[k] = src[order[k]])
   std::vector<std::uint32_t> order(static_cast<std::size_t>(count_));
   copyBytes(Device::Host, order.data(), kDevice, sort_.order(), order.size() * sizeof(std::uint32_t));

@@ -8,6 +8,7 @@
 
 #include <cmath>
 
+#include "backend/async_readback.h"
 #include "backend/primitives.h"
 #include "colliders/collider.h"
 #include "neighbors/counting_sort.h"
@@ -148,7 +149,6 @@ struct NeighborView {
 class NeighborGrid {
  public:
   NeighborGrid() = default;
-  ~NeighborGrid();
   NeighborGrid(const NeighborGrid&) = delete;
   NeighborGrid& operator=(const NeighborGrid&) = delete;
 
@@ -212,13 +212,10 @@ class NeighborGrid {
   bool invalid_ = false;
   std::uint32_t epoch_ = 0;  // sorts so far (wrapping past zero), to tell this sort's blow-up marks apart
   Index mostSeen_ = 0;
-  // the largest count of the last build; the epoch of the last sort that met an invalid position, the
-  // first one's index (before that sort) and position, and the epoch that claimed it
-  Buffer<std::uint32_t> mostNeighbors_;
-#if EDDY_BACKEND_CUDA
-  cudaEvent_t listsBuilt_ = nullptr;
-  std::uint32_t* pinnedMost_ = nullptr;  // page-locked host copy of mostNeighbors_ (two words)
-#endif
+  // slot 0's words: the largest count of the last build; the epoch of the last sort that met an invalid
+  // position, the first one's index (before that sort) and position, and the epoch that claimed it. The
+  // first two are read back after each list build.
+  AsyncReadback check_;
 };
 
 }  // namespace eddy::EDDY_NS
