@@ -13,7 +13,9 @@ namespace eddy {
 
 namespace {
 
-constexpr double kMaxLatticePoints = 5e7;
+// particle indices are 32-bit signed (up to 2^31): a billion lattice points leaves room for emitters beside
+// it, and needs about 24 GB of host memory for positions and velocities while the scene is built
+constexpr double kMaxLatticePoints = 1e9;
 
 std::string describe(const EmitterDesc& e, const ShapeDesc& s) {
   std::ostringstream os;
