@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "backend/primitives.h"
+#include "core/mat3.h"
 #include "neighbors/neighbor_grid.h"
 #include "sim/particle_set.h"
 
@@ -138,4 +139,68 @@ TEST(ParticleIds, ExactBeyondTwoToThe24) {
     EXPECT_EQ(id[i], first + std::uint32_t(8 - i)) << i;
     EXPECT_EQ(xs[i].x, x[8 - i].x) << i;
   }
+}
+
+// The attributes live in two arenas of max(persistent, scratch) words a particle: a reorder moves every
+// persistent attribute (ids as integers) into the arena the scratch ones used, and particles appended
+// after it start at zero in every attribute, although scratch values were written over the arenas' tails
+TEST(ParticleSetArenas, ReorderMovesPersistentAttributesAndNewParticlesStartAtZero) {
+  cpu::ParticleSet set;
+  set.addAttribute(cpu::attr::kPosition, 3);
+  set.addAttribute(cpu::attr::kVelocity, 3);
+  set.addAttribute(cpu::attr::kId, 1, true, AttributeType::UInt32);
+  set.addAttribute("kept", 4);
+  set.addAttribute("scratch4", 4, false);
+  set.addAttribute("scratch9", 9, false);
+  const int n = 40, later = 24;
+  set.reserve(n + later);
+  // persistent words 3 + 3 + 1 + 4 = 11, scratch 13: two arenas of 13 words for 64 particles
+  EXPECT_EQ(set.bytes(), 2u * 13u * 64u * sizeof(Real));
+  std::vector<Vec3> x, v;
+  for (int i = 0; i < n; ++i) x.push_back({Real(i), 0, 0}), v.push_back({0, Real(i), 0});
+  set.append(x, v);
+  Vec4* kept = set.vec4("kept").data;
+  for (int i = 0; i < n; ++i) kept[i] = Vec4{Real(i), Real(2 * i), Real(3 * i), Real(4 * i)};
+  // fill the scratch attributes (with the whole arena, as a solver's substep would)
+  for (int pass = 0; pass < 2; ++pass) {
+    Vec4* s4 = set.vec4("scratch4").data;
+    Real* s9 = reinterpret_cast<Real*>(set.array<Mat3>("scratch9").data);
+    for (int i = 0; i < n + later; ++i) s4[i] = Vec4{7, 7, 7, 7};
+    for (int i = 0; i < 9 * (n + later); ++i) s9[i] = 9;
+    // reverse the particles
+    std::vector<std::uint32_t> order(n);
+    for (int i = 0; i < n; ++i) order[i] = std::uint32_t(n - 1 - i);
+    set.reorder({order.data(), order.size()});
+  }
+  // two reversals: every persistent attribute back in place, in whichever arena it is now
+  const Vec3* px = set.vec3(cpu::attr::kPosition).data;
+  const Vec3* pv = set.vec3(cpu::attr::kVelocity).data;
+  const std::uint32_t* id = set.uint32(cpu::attr::kId).data;
+  kept = set.vec4("kept").data;
+  for (int i = 0; i < n; ++i) {
+    EXPECT_EQ(px[i].x, Real(i));
+    EXPECT_EQ(pv[i].y, Real(i));
+    EXPECT_EQ(id[i], std::uint32_t(i));
+    EXPECT_EQ(kept[i].w, Real(4 * i));
+  }
+  // one more reversal, with the scratch arrays written after it over the whole arena again
+  std::vector<std::uint32_t> order(n);
+  for (int i = 0; i < n; ++i) order[i] = std::uint32_t(n - 1 - i);
+  set.reorder({order.data(), order.size()});
+  Real* s9 = reinterpret_cast<Real*>(set.array<Mat3>("scratch9").data);
+  for (int i = 0; i < 9 * (n + later); ++i) s9[i] = 9;
+  std::vector<Vec3> x2(later, Vec3{-1, -1, -1}), v2(later, Vec3{});
+  set.append(x2, v2);
+  ASSERT_EQ(set.size(), n + later);
+  kept = set.vec4("kept").data;
+  id = set.uint32(cpu::attr::kId).data;
+  const Vec4* s4 = set.vec4("scratch4").data;
+  for (int i = n; i < n + later; ++i) {
+    EXPECT_EQ(kept[i].x, 0);
+    EXPECT_EQ(kept[i].w, 0);
+    EXPECT_EQ(s4[i].x, 0);
+    EXPECT_EQ(id[i], std::uint32_t(i));
+  }
+  EXPECT_EQ(set.vec3(cpu::attr::kPosition).data[0].x, Real(n - 1));
+  EXPECT_EQ(set.uint32(cpu::attr::kId).data[0], std::uint32_t(n - 1));
 }

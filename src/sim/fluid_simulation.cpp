@@ -28,8 +28,8 @@ Real latticeMass(const FluidDesc& fluid, const SphKernels& k) {
   return Real(fluid.restDensity / sum);
 }
 
-// bytes a particle costs: attributes with their reorder scratch (~150), sort arrays (~20), neighbour lists
-// that have grown to ~110 slots (~440); measured 725 per particle for PBF at 1M on the GPU
+// bytes a particle costs: attributes in their two arenas (~110), sort arrays (~20), neighbour lists that
+// have grown to ~150 slots (~600); measured 700 per particle for PBF at 1M on the GPU
 constexpr std::size_t kBytesPerParticle = 768;
 
 }  // namespace

@@ -16,9 +16,38 @@ void ParticleSet::addAttribute(const std::string& name, int components, bool per
   a.components = components;
   a.persistent = persistent;
   a.type = type;
-  a.data = Buffer<Real>(kDevice, std::size_t(capacity_) * components);
-  a.data.fillZero();
+  a.offset = persistent ? persistentWords_ : scratchWords_;
+  relayout(capacity_, persistentWords_ + (persistent ? components : 0),
+           scratchWords_ + (persistent ? 0 : components));
   attributes_.push_back(std::move(a));
+}
+
+Real* ParticleSet::data(const Attribute& a) const {
+  const Buffer<Real>& arena = arenas_[a.persistent ? persistentArena_ : 1 - persistentArena_];
+  return const_cast<Real*>(arena.data()) + a.offset * std::size_t(arrayLength_);
+}
+
+void ParticleSet::relayout(Index capacity, std::size_t persistentWords, std::size_t scratchWords) {
+  // arrays of whole multiples of 32 particles, so that every one starts 128-byte aligned (Vec4 loads, and
+  // whole cache lines)
+  Index length = (std::max<Index>(capacity, 0) + 31) / 32 * 32;
+  std::size_t words = std::max(persistentWords, scratchWords) * std::size_t(length);
+  Buffer<Real> fresh[2] = {Buffer<Real>(kDevice, words), Buffer<Real>(kDevice, words)};
+  fresh[0].fillZero();
+  fresh[1].fillZero();
+  if (size_ > 0) {
+    for (const Attribute& a : attributes_) {
+      Real* to = fresh[a.persistent ? 0 : 1].data() + a.offset * std::size_t(length);
+      copyBytes(kDevice, to, kDevice, data(a), std::size_t(size_) * a.components * sizeof(Real));
+    }
+  }
+  arenas_[0].swap(fresh[0]);
+  arenas_[1].swap(fresh[1]);
+  persistentArena_ = 0;
+  persistentWords_ = persistentWords;
+  scratchWords_ = scratchWords;
+  capacity_ = std::max<Index>(capacity, 0);
+  arrayLength_ = length;
 }
 
 bool ParticleSet::has(const std::string& name) const {
@@ -46,18 +75,18 @@ const ParticleSet::Attribute& ParticleSet::find(const std::string& name, int com
 }
 
 View<Real> ParticleSet::real(const std::string& name) const {
-  return find(name, 1, AttributeType::Float32).data.view(size_);
+  return {data(find(name, 1, AttributeType::Float32)), std::size_t(size_)};
 }
 
 View<std::uint32_t> ParticleSet::uint32(const std::string& name) const {
   const Attribute& a = find(name, 1, AttributeType::UInt32);
   static_assert(sizeof(std::uint32_t) == sizeof(Real), "UInt32 attributes share the 32-bit storage");
-  return {reinterpret_cast<std::uint32_t*>(a.data.data()), std::size_t(size_)};
+  return {reinterpret_cast<std::uint32_t*>(data(a)), std::size_t(size_)};
 }
 
 View<Vec4> ParticleSet::vec4(const std::string& name) const {
   const Attribute& a = find(name, 4, AttributeType::Float32);
-  return {reinterpret_cast<Vec4*>(a.data.data()), std::size_t(size_)};
+  return {reinterpret_cast<Vec4*>(data(a)), std::size_t(size_)};
 }
 
 int ParticleSet::components(const std::string& name) const { return find(name).components; }
@@ -70,31 +99,27 @@ std::vector<ParticleSet::Info> ParticleSet::attributes() const {
 
 View<Vec3> ParticleSet::vec3(const std::string& name) const {
   const Attribute& a = find(name, 3, AttributeType::Float32);
-  return {reinterpret_cast<Vec3*>(a.data.data()), std::size_t(size_)};
+  return {reinterpret_cast<Vec3*>(data(a)), std::size_t(size_)};
 }
 
 void ParticleSet::reserve(Index n) {
   if (n <= capacity_) return;
-  Index cap = std::max<Index>(n, capacity_ + capacity_ / 2);
-  for (Attribute& a : attributes_) {
-    a.data.grow(std::size_t(cap) * a.components, std::size_t(size_) * a.components);
-    // zero the new tail so fresh particles start clean
-    fillBytes(kDevice, a.data.data() + std::size_t(size_) * a.components, 0,
-              std::size_t(cap - size_) * a.components * sizeof(Real));
-  }
-  capacity_ = cap;
+  relayout(std::max<Index>(n, capacity_ + capacity_ / 2), persistentWords_, scratchWords_);
 }
 
 void ParticleSet::append(const std::vector<Vec3>& position, const std::vector<Vec3>& velocity) {
   Index add = Index(position.size());
   if (add == 0) return;
   reserve(size_ + add);
+  // the arenas' tails are not zero (scratch attributes wrote into them since), so every attribute of the
+  // new particles is cleared first
+  for (const Attribute& a : attributes_)
+    fillBytes(kDevice, data(a) + std::size_t(size_) * a.components, 0,
+              std::size_t(add) * a.components * sizeof(Real));
   const Attribute& p = find(attr::kPosition, 3, AttributeType::Float32);
   const Attribute& v = find(attr::kVelocity, 3, AttributeType::Float32);
-  copyBytes(kDevice, p.data.data() + 3 * std::size_t(size_), Device::Host, position.data(),
-            add * sizeof(Vec3));
-  copyBytes(kDevice, v.data.data() + 3 * std::size_t(size_), Device::Host, velocity.data(),
-            add * sizeof(Vec3));
+  copyBytes(kDevice, data(p) + 3 * std::size_t(size_), Device::Host, position.data(), add * sizeof(Vec3));
+  copyBytes(kDevice, data(v) + 3 * std::size_t(size_), Device::Host, velocity.data(), add * sizeof(Vec3));
   Index first = size_;
   size_ += add;
   if (has(attr::kId)) {
@@ -109,7 +134,7 @@ void ParticleSet::append(const std::vector<Vec3>& position, const std::vector<Ve
 std::string ParticleSet::download(const std::string& name) const {
   const Attribute& a = find(name);
   std::string bytes(std::size_t(size_) * a.components * sizeof(Real), '\0');
-  copyBytes(Device::Host, bytes.data(), kDevice, a.data.data(), bytes.size());
+  copyBytes(Device::Host, bytes.data(), kDevice, data(a), bytes.size());
   return bytes;
 }
 
@@ -119,13 +144,14 @@ void ParticleSet::upload(const std::string& name, const std::string& bytes) {
   if (bytes.size() != expected)
     throw RuntimeFailure("particle attribute '" + name + "': " + std::to_string(bytes.size()) +
                          " bytes given, " + std::to_string(expected) + " expected");
-  copyBytes(kDevice, a.data.data(), Device::Host, bytes.data(), bytes.size());
+  copyBytes(kDevice, data(a), Device::Host, bytes.data(), bytes.size());
 }
 
 void ParticleSet::restore(Index size, std::uint32_t nextId) {
   reserve(size);
   // every attribute starts at zero, as after append
-  for (Attribute& a : attributes_) a.data.fillZero();
+  arenas_[0].fillZero();
+  arenas_[1].fillZero();
   size_ = size;
   nextId_ = nextId;
 }
@@ -143,18 +169,15 @@ struct GatherSet {
 
 void ParticleSet::reorder(View<const std::uint32_t> order) {
   GatherSet set{};
-  std::vector<Attribute*> moved;
-  for (Attribute& a : attributes_) {
+  Real* target = arenas_[1 - persistentArena_].data();
+  for (const Attribute& a : attributes_) {
     if (!a.persistent) continue;
     if (set.count == kMaxGathered)
       throw RuntimeFailure("more than " + std::to_string(kMaxGathered) + " persistent particle attributes");
-    Buffer<Real>& scratch = scratch_[moved.size()];
-    if (scratch.size() != a.data.size()) scratch.resize(kDevice, a.data.size());
-    set.src[set.count] = a.data.data();
-    set.dst[set.count] = scratch.data();
+    set.src[set.count] = data(a);
+    set.dst[set.count] = target + a.offset * std::size_t(arrayLength_);
     set.components[set.count] = a.components;
     ++set.count;
-    moved.push_back(&a);
   }
   const std::uint32_t* o = order.data;
   parallelFor(
@@ -183,16 +206,11 @@ void ParticleSet::reorder(View<const std::uint32_t> order) {
           }
         }
       });
-  // each attribute takes its gathered copy; its old array becomes that slot's scratch
-  for (std::size_t a = 0; a < moved.size(); ++a) moved[a]->data.swap(scratch_[a]);
+  // the persistent attributes now live in the other arena; the scratch ones take the old one
+  persistentArena_ = 1 - persistentArena_;
 }
 
-std::size_t ParticleSet::bytes() const {
-  std::size_t b = 0;
-  for (const Buffer<Real>& s : scratch_) b += s.bytes();
-  for (const Attribute& a : attributes_) b += a.data.bytes();
-  return b;
-}
+std::size_t ParticleSet::bytes() const { return arenas_[0].bytes() + arenas_[1].bytes(); }
 
 std::vector<std::string> ParticleSet::names() const {
   std::vector<std::string> n;

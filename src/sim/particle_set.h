@@ -28,7 +28,8 @@ class ParticleSet {
   static constexpr int kMaxPersistent = 12;  // persistent attributes (moved by reorder)
 
   // persistent attributes carry state between substeps and follow the particles when they are sorted;
-  // scratch attributes are recomputed every substep and are not moved
+  // scratch attributes are recomputed every substep and are not moved: their contents are lost (and
+  // their arrays move) at each reorder
   void addAttribute(const std::string& name, int components, bool persistent = true,
                     AttributeType type = AttributeType::Float32);
   bool has(const std::string& name) const;
@@ -42,7 +43,7 @@ class ParticleSet {
   View<T> array(const std::string& name) const {
     static_assert(sizeof(T) % sizeof(Real) == 0, "an attribute element is a whole number of Reals");
     const Attribute& a = find(name, int(sizeof(T) / sizeof(Real)), AttributeType::Float32);
-    return {reinterpret_cast<T*>(a.data.data()), std::size_t(size_)};
+    return {reinterpret_cast<T*>(data(a)), std::size_t(size_)};
   }
   int components(const std::string& name) const;
 
@@ -80,20 +81,33 @@ class ParticleSet {
   std::vector<std::string> names() const;
 
  private:
+  // Storage: two arenas of max(P, S) words per particle, P and S the components of the persistent and of
+  // the scratch attributes. One holds the persistent attributes, the other the scratch ones, each at a
+  // fixed offset (whole arrays of capacity elements); reorder() gathers the persistent ones into the
+  // other arena, where the scratch attributes held nothing worth keeping, and the two swap roles. The
+  // reorder needs no scratch of its own: 2 max(P, S) words a particle instead of 2 P + S.
   struct Attribute {
     std::string name;
     int components = 1;
     bool persistent = true;
     AttributeType type = AttributeType::Float32;
-    Buffer<Real> data;  // 32-bit words; UInt32 attributes are read through uint32()
+    std::size_t offset = 0;  // in words per particle, within its arena
   };
   const Attribute& find(const std::string& name, int components, AttributeType type) const;
   const Attribute& find(const std::string& name) const;
+  // the attribute's array of 32-bit words (UInt32 attributes are read through uint32())
+  Real* data(const Attribute& a) const;
+  // new arenas for `capacity` particles and the given words per particle, with the attributes' first
+  // size_ elements, the rest zero
+  void relayout(Index capacity, std::size_t persistentWords, std::size_t scratchWords);
 
   std::vector<Attribute> attributes_;
-  Buffer<Real> scratch_[kMaxPersistent];  // reorder scratch, one per persistent attribute
+  Buffer<Real> arenas_[2];
+  int persistentArena_ = 0;
+  std::size_t persistentWords_ = 0, scratchWords_ = 0;
   Index size_ = 0;
   Index capacity_ = 0;
+  Index arrayLength_ = 0;  // elements of each attribute's array: the capacity rounded up to 32
   std::uint32_t nextId_ = 0;
 };
 

@@ -136,16 +136,16 @@ void MovingLeastSquaresMpm::setup(StepContext& ctx) {
   for (const EmitterDesc& e : scene.emitters) hostMaterials_.push_back(mpmMaterialFor(scene, e.material));
   materials_ = Buffer<MpmMaterial>(kDevice, hostMaterials_.size());
   materials_.upload(hostMaterials_.data(), hostMaterials_.size());
-  // water reads only J: where every material is water, F and Jp are not sorted along (they are never read),
-  // which takes 40 of the 112 bytes per particle out of each substep's reorder
-  bool solids = std::any_of(hostMaterials_.begin(), hostMaterials_.end(),
-                            [](const MpmMaterial& m) { return m.type != MpmMaterialType::Water; });
+  // water reads only J: where every material is water, F and Jp do not exist (40 bytes a particle, and
+  // twice that with their reorder's share)
+  solids_ = std::any_of(hostMaterials_.begin(), hostMaterials_.end(),
+                        [](const MpmMaterial& m) { return m.type != MpmMaterialType::Water; });
 
   ParticleSet& p = ctx.particles;
   p.addAttribute(attr_mpm::kAffine, 9);
-  p.addAttribute(attr_mpm::kDeformation, 9, solids);
+  if (solids_) p.addAttribute(attr_mpm::kDeformation, 9);
   p.addAttribute(attr_mpm::kJ, 1);
-  p.addAttribute(attr_mpm::kPlasticJ, 1, solids);
+  if (solids_) p.addAttribute(attr_mpm::kPlasticJ, 1);
   p.addAttribute(attr_mpm::kMaterial, 1);
   p.addAttribute(attr_mpm::kPacked, int(sizeof(MpmPacked) / sizeof(Real)), false);
   p.addAttribute(attr_mpm::kMass, 1, false);
@@ -170,9 +170,9 @@ void MovingLeastSquaresMpm::initializeParticles(StepContext& ctx, Index first, I
                                                 int emitterIndex) {
   ParticleSet& p = ctx.particles;
   Mat3* c = p.array<Mat3>(attr_mpm::kAffine).data;
-  Mat3* f = p.array<Mat3>(attr_mpm::kDeformation).data;
+  Mat3* f = solids_ ? p.array<Mat3>(attr_mpm::kDeformation).data : nullptr;
   Real* j = p.real(attr_mpm::kJ).data;
-  Real* jp = p.real(attr_mpm::kPlasticJ).data;
+  Real* jp = solids_ ? p.real(attr_mpm::kPlasticJ).data : nullptr;
   Real* mat = p.real(attr_mpm::kMaterial).data;
   Real index = Real(emitterIndex);
   // the velocity gradient of the emitter's rigid motion v0 + w x (x - center): the skew matrix of w, so
@@ -184,9 +184,9 @@ void MovingLeastSquaresMpm::initializeParticles(StepContext& ctx, Index first, I
       count, EDDY_KERNEL(Index k) {
         Index i = first + k;
         c[i] = spin;
-        f[i] = Mat3::identity();
+        if (f) f[i] = Mat3::identity();
         j[i] = 1;
-        jp[i] = 1;
+        if (jp) jp[i] = 1;
         mat[i] = index;
       });
 }
@@ -206,7 +206,7 @@ void MovingLeastSquaresMpm::launchStableTimeStep(StepContext& ctx, int slot) {
   if (n == 0) return;
   ParticleSet& p = ctx.particles;
   const Vec3* v = p.vec3(attr::kVelocity).data;
-  const Real* jp = p.real(attr_mpm::kPlasticJ).data;
+  const Real* jp = solids_ ? p.real(attr_mpm::kPlasticJ).data : nullptr;
   const Real* mat = p.real(attr_mpm::kMaterial).data;
   const MpmMaterial* mats = materials_.data();
   // the fastest particle, the fastest sound and the fastest grid node of the last update, as three
@@ -220,7 +220,7 @@ void MovingLeastSquaresMpm::launchStableTimeStep(StepContext& ctx, int slot) {
         Vec3 xi = x[i];
         bool finite = xi.x - xi.x == 0 && xi.y - xi.y == 0 && xi.z - xi.z == 0;
         atomicMaxU32(&most[0], speedBits(finite ? length(v[i]) : Real(NAN)));
-        atomicMaxU32(&most[1], speedBits(particleWaveSpeed(mats[int(mat[i])], jp[i])));
+        atomicMaxU32(&most[1], speedBits(particleWaveSpeed(mats[int(mat[i])], jp ? jp[i] : Real(1))));
       });
   const Vec4* nodes = grid_.nodes().data;
   parallelFor(
@@ -258,9 +258,9 @@ void MovingLeastSquaresMpm::pack(StepContext& ctx, Real dt) {
   const Vec3* x = p.vec3(attr::kPosition).data;
   const Vec3* v = p.vec3(attr::kVelocity).data;
   const Mat3* c = p.array<Mat3>(attr_mpm::kAffine).data;
-  const Mat3* f = p.array<Mat3>(attr_mpm::kDeformation).data;
+  const Mat3* f = solids_ ? p.array<Mat3>(attr_mpm::kDeformation).data : nullptr;
   const Real* j = p.real(attr_mpm::kJ).data;
-  const Real* jp = p.real(attr_mpm::kPlasticJ).data;
+  const Real* jp = solids_ ? p.real(attr_mpm::kPlasticJ).data : nullptr;
   const Real* mat = p.real(attr_mpm::kMaterial).data;
   MpmPacked* out = p.array<MpmPacked>(attr_mpm::kPacked).data;
   const MpmMaterial* mats = materials_.data();
@@ -275,7 +275,9 @@ void MovingLeastSquaresMpm::pack(StepContext& ctx, Real dt) {
         Real mass = m.density * vol;
         Mat3 ci = c[i];
         Real ji = j[i];
-        Mat3 tau = kirchhoffStress(m, f[i], ji, jp[i]);
+        // water's stress reads only J (F and Jp exist with solids only)
+        Mat3 tau =
+            f ? kirchhoffStress(m, f[i], ji, jp[i]) : kirchhoffStress(m, Mat3::identity(), ji, Real(1));
         // Newtonian viscosity: the deviatoric Cauchy stress mu (grad v + grad v^T - 2/3 div v I), times J
         if (m.type == MpmMaterialType::Water && m.viscosity > 0)
           tau += (ci + transpose(ci) - Mat3::identity() * (Real(2) / 3 * trace(ci))) * (m.viscosity * ji);
@@ -359,9 +361,9 @@ void MovingLeastSquaresMpm::gridToParticle(StepContext& ctx, Real dt) {
   Vec3* x = p.vec3(attr::kPosition).data;
   Vec3* v = p.vec3(attr::kVelocity).data;
   Mat3* c = p.array<Mat3>(attr_mpm::kAffine).data;
-  Mat3* f = p.array<Mat3>(attr_mpm::kDeformation).data;
+  Mat3* f = solids_ ? p.array<Mat3>(attr_mpm::kDeformation).data : nullptr;
   Real* j = p.real(attr_mpm::kJ).data;
-  Real* jp = p.real(attr_mpm::kPlasticJ).data;
+  Real* jp = solids_ ? p.real(attr_mpm::kPlasticJ).data : nullptr;
   const Real* mat = p.real(attr_mpm::kMaterial).data;
   const MpmMaterial* mats = materials_.data();
   MpmGridView g = grid_.view();

@@ -106,7 +106,8 @@ class MovingLeastSquaresMpm final : public Solver {
   Buffer<unsigned long long> heldIn_;             // particles clamped into the domain, since the start
   Real volume_ = 0;                               // V0 = spacing^3
   bool invalid_ = false;                          // the last CFL maxima were not finite
-  Real viscousDt_ = 0;  // explicit viscosity limit rho dx^2 / (6 mu); infinity without
+  bool solids_ = false;  // a material other than water: F and Jp are particle attributes
+  Real viscousDt_ = 0;   // explicit viscosity limit rho dx^2 / (6 mu); infinity without
 };
 
 }  // namespace eddy::EDDY_NS
