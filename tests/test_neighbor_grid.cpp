@@ -211,7 +211,8 @@ TEST(NeighborGrid, ClusteredBlobsMatchBruteForce) {
   Primitives prims;
   double mean = sortBuildAndCheck(f, grid, prims, 0, "gaussian blobs");
   expectDensityInRange(mean, "gaussian blobs");
-  EXPECT_GT(grid.neighbors().stride, 64) << "the blob cores should have needed wider lists";
+  EXPECT_GT(grid.neighbors().stride, NeighborGrid::kInitialSlots)
+      << "the blob cores should have needed wider lists";
 }
 
 TEST(NeighborGrid, FarAndNegativeCoordinatesWithAliasedKeys) {

@@ -11,7 +11,7 @@ void NeighborGrid::setup(Real cellSize, Index capacity, int maxNeighbors, Vec3 l
   lo_ = lo;
   hi_ = hi;
   maxNeighbors_ = maxNeighbors;
-  stride_ = maxNeighbors > 0 ? maxNeighbors : 64;
+  stride_ = maxNeighbors > 0 ? maxNeighbors : kInitialSlots;
   ensureCapacity(capacity);
 }
 

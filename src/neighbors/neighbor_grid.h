@@ -148,6 +148,11 @@ struct NeighborView {
 
 class NeighborGrid {
  public:
+  // list slots per particle before any list has overflowed (uncapped lists): a particle at rest with the
+  // default support of two spacings has 26 neighbours, and the dam break at 1M particles (PBF, the bench's
+  // substep) stays under 48; the lists widen by half when a particle has more
+  static constexpr int kInitialSlots = 48;
+
   NeighborGrid() = default;
   NeighborGrid(const NeighborGrid&) = delete;
   NeighborGrid& operator=(const NeighborGrid&) = delete;
