@@ -65,8 +65,12 @@ TEST(PbfFeatures, OverRelaxationConvergesFasterAndAveragingSlower) {
 // spacings); a cap of 18 keeps exactly the first two shells, symmetrically. Kept in visit order (-z cells
 // first), the lists were one-sided: measured |P| / sum m|v| = 0.2 before the fix.
 TEST(PbfFeatures, NeighbourCapKeepsTheNearestAndMomentumStaysZero) {
-  std::vector<std::string> o = {"solver=pbf", "fluid.spacing=0.05", "forces.gravity=[0, 0, 0]",
-                                "domain.min=[-2, -2, -2]", "domain.max=[2, 2, 2]", "pbf.max_neighbors=18",
+  std::vector<std::string> o = {"solver=pbf",
+                                "fluid.spacing=0.05",
+                                "forces.gravity=[0, 0, 0]",
+                                "domain.min=[-2, -2, -2]",
+                                "domain.max=[2, 2, 2]",
+                                "pbf.max_neighbors=18",
                                 R"(emitters=[{"type": "volume", "shape": {"type": "box", "center": [0, 0, 0],
                                      "half_extents": [0.25, 0.25, 0.25]}}])"};
   auto sim = createSimulation(loadScene("", o), Backend::Cpu);
@@ -86,6 +90,30 @@ TEST(PbfFeatures, NeighbourCapKeepsTheNearestAndMomentumStaysZero) {
   EXPECT_LT(relative, 1e-6);
   ASSERT_EQ(sim->warnings().size(), 1u);
   EXPECT_NE(sim->warnings()[0].find("18 nearest"), std::string::npos) << sim->warnings()[0];
+}
+
+// A substep that moves particles several spacings is named in the run's warnings: the dam break at 2 cm
+// with 2 substeps at 10 frames a second (50 ms) moves its fastest particles well over 3 spacings within
+// the first frames; with the scene's 4 substeps at 60 frames a second it stays near 1 (no warning).
+TEST(PbfFeatures, SubstepsThatOutrunTheSpacingWarn) {
+  auto coarse =
+      createSimulation(loadScene("", {"fluid.spacing=0.04", "time.fps=10", "time.substeps=2"}), Backend::Cpu);
+  for (int f = 0; f < 4; ++f) {
+    coarse->advanceFrame();
+    coarse->stats();
+  }
+  std::vector<std::string> w = coarse->warnings();
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].find("spacings in one substep"), std::string::npos) << w[0];
+  EXPECT_NE(w[0].find("time.substeps"), std::string::npos) << w[0];
+  std::printf("  %s\n", w[0].c_str());
+
+  auto fine = createSimulation(loadScene("", {"fluid.spacing=0.04"}), Backend::Cpu);
+  for (int f = 0; f < 24; ++f) {
+    fine->advanceFrame();
+    fine->stats();
+  }
+  EXPECT_TRUE(fine->warnings().empty()) << fine->warnings()[0];
 }
 
 }  // namespace

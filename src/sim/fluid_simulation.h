@@ -137,6 +137,10 @@ class FluidSimulation final : public Simulation {
   Vec3 blowUpLo_{}, blowUpHi_{};  // a particle outside has blown up
   int frame_ = 0;
   double time_ = 0;
+  Real lastDt_ = 0;  // the last substep's length
+  // the most spacings the fastest particle moved in one substep, seen by stats(), and when
+  Real fastestMotion_ = 0, fastestMotionSpeed_ = 0;
+  int fastestMotionFrame_ = 0;
   std::int64_t substeps_ = 0;
   std::int64_t heldInAtFrameStart_ = 0;
   std::int64_t substepsAtFrameStart_ = 0;
