@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "background_writer.h"
 #include "colliders/triangle_mesh.h"
 #include "run_render.h"
 
@@ -110,9 +111,14 @@ class FrameWriter {
     }
     const auto t0 = Clock::now();
     if (output_.particles && due) {
+      // the copy is the simulation's; encoding and writing run on the writer thread while the next frames
+      // are simulated (the copy waits for the file before it, which used the same host buffer)
+      files_.wait();
       sim.copyParticles(host_);
-      const std::string bytes = output_.format == "vtk" ? encodeVtu(host_) : encodePly(host_);
-      writeFileAtomic(joinPath(dir_, particleFileName(frame, output_.format)), bytes);
+      files_.submit([this, frame] {
+        const std::string bytes = output_.format == "vtk" ? encodeVtu(host_) : encodePly(host_);
+        writeFileAtomic(joinPath(dir_, particleFileName(frame, output_.format)), bytes);
+      });
     }
     stats_.append(stats);
     if (probes_) {
@@ -128,6 +134,13 @@ class FrameWriter {
     sim.profile().add(Phase::Output, msSince(t0));
   }
 
+  // waits for the particle file being written (before a checkpoint, and at the end of the run)
+  void finish() { files_.wait(); }
+  // seconds spent encoding and writing particle files on the writer thread, and seconds the simulation
+  // waited for them
+  double writerSeconds() const { return files_.busySeconds(); }
+  double waitedSeconds() const { return files_.waitedSeconds(); }
+
  private:
   std::string dir_;
   OutputDesc output_;
@@ -138,7 +151,17 @@ class FrameWriter {
   HostParticles host_;  // reused so big scenes do not reallocate every frame
   TriangleMesh mesh_;
   std::unique_ptr<InRunRenderer> render_;
+  // last: destroyed first, so an unfinished file is finished while the members it reads still exist
+  BackgroundWriter files_;
 };
+
+// the particle files' share of the run: how long they took on the writer thread, and how long the
+// simulation waited for them (about zero when writing a frame takes less than simulating one)
+void reportWriter(const FrameWriter& writer, bool quiet) {
+  if (quiet || writer.writerSeconds() == 0) return;
+  std::printf("eddy: particle files written beside the simulation in %.2f s; it waited %.2f s for them\n",
+              writer.writerSeconds(), writer.waitedSeconds());
+}
 
 // checkpoints of a run: every `every` frames (0: never) into `folder`
 struct Checkpointing {
@@ -160,6 +183,7 @@ void simulateFrames(Simulation& sim, FrameWriter& writer, int lastFrame, const C
     // after the frame's files: a checkpoint never runs ahead of the caches and statistics it resumes
     if (checkpoints.every > 0 && frame % checkpoints.every == 0) {
       const auto t0 = Clock::now();
+      writer.finish();
       writeCheckpoint(checkpoints.folder, makeCheckpoint(sim));
       sim.profile().add(Phase::Output, msSince(t0));
     }
@@ -167,6 +191,9 @@ void simulateFrames(Simulation& sim, FrameWriter& writer, int lastFrame, const C
     const double rate = seconds > 0 ? double(sim.substeps() - substepsBefore) / seconds : 0.0;
     progress.update(stats, rate);
   }
+  const auto t0 = Clock::now();
+  writer.finish();
+  sim.profile().add(Phase::Output, msSince(t0));
   progress.finish();
 }
 
@@ -351,6 +378,7 @@ int resumeCommand(const RunOptions& o, Clock::time_point start) {
   simulateFrames(*sim, writer, scene.time.frames, {folder, o.checkpointEvery}, o.quiet);
 
   if (!o.quiet) std::fputs(formatProfileTable(sim->profile()).c_str(), stdout);
+  reportWriter(writer, o.quiet);
   for (const std::string& w : sim->warnings()) std::fprintf(stderr, "eddy: warning: %s\n", w.c_str());
   RunOptions summary = o;
   summary.out = dir;
@@ -389,6 +417,7 @@ int runCommand(const RunOptions& o) {
   simulateFrames(*sim, writer, scene.time.frames, {checkpoints, o.checkpointEvery}, o.quiet);
 
   if (!o.quiet) std::fputs(formatProfileTable(sim->profile()).c_str(), stdout);
+  reportWriter(writer, o.quiet);
   for (const std::string& w : sim->warnings()) std::fprintf(stderr, "eddy: warning: %s\n", w.c_str());
   writeRunSummary(*sim, scene, o, backend);
   std::printf("eddy: %d frames, %lld particles, %.2f s wall clock, backend %s (%s), output in '%s'\n",
