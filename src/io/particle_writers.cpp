@@ -32,6 +32,16 @@ void putF32(std::string& out, float f) {
   std::memcpy(&bits, &f, sizeof bits);
   putU32(out, bits);
 }
+// the same into a buffer sized beforehand (a pointer that moves on; a million particles encode in
+// milliseconds, where a push_back a byte took a tenth of a second)
+void storeU32(char*& at, std::uint32_t v) {
+  for (int i = 0; i < 4; ++i) *at++ = char((v >> (8 * i)) & 0xffu);
+}
+void storeF32(char*& at, float f) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  storeU32(at, bits);
+}
 
 constexpr char kBase64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
@@ -92,19 +102,22 @@ std::string encodePly(const HostParticles& p) {
       "property float density\n" +
       std::string(p.pressure.empty() ? "" : "property float pressure\n") + "property uint id\n" +
       std::string(p.material.empty() ? "" : "property uint material\n") + "end_header\n";
-  out.reserve(out.size() + p.size() * 8 * 4);
+  const std::size_t header = out.size();
+  const std::size_t record = 4 * (8 + (p.pressure.empty() ? 0 : 1) + (p.material.empty() ? 0 : 1));
+  out.resize(header + p.size() * record);
+  char* at = out.data() + header;
   for (std::size_t i = 0; i < p.size(); ++i) {
     const Vec3 x = p.position[i], v = p.velocity[i];
-    putF32(out, x.x);
-    putF32(out, x.y);
-    putF32(out, x.z);
-    putF32(out, v.x);
-    putF32(out, v.y);
-    putF32(out, v.z);
-    putF32(out, p.density[i]);
-    if (!p.pressure.empty()) putF32(out, p.pressure[i]);
-    putU32(out, p.id[i]);
-    if (!p.material.empty()) putU32(out, p.material[i]);
+    storeF32(at, x.x);
+    storeF32(at, x.y);
+    storeF32(at, x.z);
+    storeF32(at, v.x);
+    storeF32(at, v.y);
+    storeF32(at, v.z);
+    storeF32(at, p.density[i]);
+    if (!p.pressure.empty()) storeF32(at, p.pressure[i]);
+    storeU32(at, p.id[i]);
+    if (!p.material.empty()) storeU32(at, p.material[i]);
   }
   return out;
 }
