@@ -26,10 +26,8 @@ void WallForces::compute(const WallForceInputs& in, Primitives& prims, std::vect
         // the opposite of the wall term of the particle's pressure force (wallPressureAcceleration)
         Real inv = 1 / (rho[i] * rho[i]), pi = p[i] * inv;
         Vec3 hydrostatic = gravity * inv;
-        wall.forEachWallFace(cs, nc, x[i], t, [&](int c, Vec3 g, Vec3 at, Vec3 normal, Real lateral) {
-          Vec3 force = (g * (2 * pi + dot(hydrostatic, at - x[i])) +
-                        wallLateralSupport(normal, lateral, hydrostatic)) *
-                       scale;
+        wall.forEachWallShare(cs, nc, x[i], t, [&](int c, Vec3 g, Vec3 at) {
+          Vec3 force = g * (scale * (2 * pi + dot(hydrostatic, at - x[i])));
           Vec3 torque = cross(at - colliderCenter(cs[c], t), force);
           Real* base = s + std::size_t(c) * 6 * stride + i;
           base[0] += force.x;

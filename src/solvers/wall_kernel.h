@@ -55,10 +55,6 @@ struct WallKernel {
   static constexpr int kSamples = 32;
   Real fraction[kSamples + 1];  // F(d): poly6 mass beyond a wall at distance d, d = 0..h
   Real gradient[kSamples + 1];  // A(d): spiky kernel integrated over the plane at distance d
-  // T(d): sum_b V |W'(r_b)| / r_b a_b^2 over the wall, a_b the offset along a direction in the wall: the
-  // tangential part of sum_b V grad W_ib ((x_b - x_i) . G), which a pressure field varying along the wall
-  // gives (the mirror's hydrostatic pressure on a side wall)
-  Real lateral[kSamples + 1];
   Real h = 1, invStep = 1;
 
   // The wall is the fluid's own cubic lattice continued beyond the surface (layers at s/2, 3s/2, ... behind
@@ -71,7 +67,7 @@ struct WallKernel {
     double s = spacing, h = k.h, vol = double(mass) / restDensity;
     int reach = int(std::ceil(h / s));
     for (int i = 0; i <= kSamples; ++i) {
-      double d = h * i / kSamples, frac = 0, grad = 0, side = 0;
+      double d = h * i / kSamples, frac = 0, grad = 0;
       for (int layer = 0;; ++layer) {
         double z = d + s * (0.5 + layer);
         if (z >= h) break;
@@ -82,12 +78,10 @@ struct WallKernel {
             double r = std::sqrt(r2), q = h - r;
             frac += vol * double(k.poly6Coef) * (h * h - r2) * (h * h - r2) * (h * h - r2);
             grad += vol * -double(k.spikyGradCoef) * q * q * z / r;
-            side += vol * -double(k.spikyGradCoef) * q * q * (a * s) * (a * s) / r;
           }
       }
       w.fraction[i] = Real(frac);
       w.gradient[i] = Real(grad);
-      w.lateral[i] = Real(side);
     }
     return w;
   }
@@ -130,11 +124,6 @@ struct WallKernel {
   // (wall forces on each collider, the density a moving wall adds)
   template <class Visit>
   EDDY_HD void forEachWallShare(const ColliderData* cs, int n, Vec3 x, Real t, Visit&& visit) const {
-    forEachWallFace(cs, n, x, t, [&](int c, Vec3 g, Vec3 at, Vec3, Real) { visit(c, g, at); });
-  }
-  // the same, and with each face's unit normal (toward the fluid) and its share of T(d)
-  template <class Visit>
-  EDDY_HD void forEachWallFace(const ColliderData* cs, int n, Vec3 x, Real t, Visit&& visit) const {
     WallFacesOf<true> faces;
     gatherFaces(cs, n, x, t, faces);
     Real keep[WallFaces::kMax];  // 1 - F_f
@@ -144,15 +133,12 @@ struct WallKernel {
     EDDY_UNROLL
     for (int k = 0; k < WallFaces::kMax; ++k) {
       if (k >= faces.count) break;
-      // prod_{g != f} (1 - F_g), the product rule's weight of the face's gradient; the moment T_f overlaps
-      // the other faces' by about half as much as their union's mass does (symmetric in the faces)
-      Real others = 1, overlap = 1;
+      Real others = 1;  // prod_{g != f} (1 - F_g)
       EDDY_UNROLL
       for (int g = 0; g < WallFaces::kMax; ++g)
-        if (g != k) others *= keep[g], overlap *= (1 + keep[g]) * Real(0.5);
+        if (g != k) others *= keep[g];
       Real d = faces.distance[k];
-      visit(faces.owner[k], faces.normal[k] * (-lookup(gradient, d) * others), x - faces.normal[k] * d,
-            faces.normal[k], lookup(lateral, d) * overlap);
+      visit(faces.owner[k], faces.normal[k] * (-lookup(gradient, d) * others), x - faces.normal[k] * d);
     }
   }
 
@@ -188,30 +174,18 @@ struct WallKernel {
   }
 };
 
-// The part of the mirror's hydrostatic pressure that varies along a wall face: T_f (G - (n . G) n), G =
-// hydrostatic / 2 = rho0 g / rho_i^2. A particle beside a side wall has lost the neighbours beyond it that
-// carried part of the vertical pressure gradient; without this term the layers along the walls slid down
-// (measured with a DFSPH solver, which holds the density but not a shear); WCSPH's wall probes read 1 to 2 %
-// high with it, -1 to +2.5 % without, and its floor carries the weight less 1.5 % (3.5 % without).
-EDDY_HD inline Vec3 wallLateralSupport(Vec3 normal, Real lateral, Vec3 hydrostatic) {
-  Vec3 g = hydrostatic * Real(0.5);
-  return (g - normal * dot(normal, g)) * lateral;
-}
-
 // The wall term of the pressure force, per unit rho0 (times the solver's gradient factor): the mirrored
 // particle of each wall face has the particle's density and its pressure p_i plus the hydrostatic step to
 // the mirror point, 2 (at - x_i) across the face (Adami, Hu & Adams 2012, "A generalized wall boundary
 // condition for smoothed particle hydrodynamics", J. Comput. Phys. 231):
 //   -sum_f A_f (p_i + p_w,f) / rho_i^2,   p_w,f / rho_i^2 = pi + hydrostatic . (at_f - x_i)
-// with pi = p_i / rho_i^2 and hydrostatic = 2 rho0 g / rho_i^2, and the hydrostatic pressure's variation
-// along each face (wallLateralSupport). Shared by the solvers' force passes and the
+// with pi = p_i / rho_i^2 and hydrostatic = 2 rho0 g / rho_i^2. Shared by the solvers' force passes and the
 // wall forces on the colliders (src/probes/wall_forces.h), so both see the same wall.
 EDDY_HD inline Vec3 wallPressureAcceleration(const WallKernel& wall, const ColliderData* cs, int n, Vec3 x,
                                              Real t, Real pi, Vec3 hydrostatic) {
   Vec3 a{};
-  wall.forEachWallFace(cs, n, x, t, [&](int, Vec3 g, Vec3 at, Vec3 normal, Real lateral) {
-    a -= g * (2 * pi + dot(hydrostatic, at - x)) + wallLateralSupport(normal, lateral, hydrostatic);
-  });
+  wall.forEachWallShare(cs, n, x, t,
+                        [&](int, Vec3 g, Vec3 at) { a -= g * (2 * pi + dot(hydrostatic, at - x)); });
   return a;
 }
 
