@@ -322,7 +322,7 @@ std::vector<std::string> FluidSimulation::warnings() const {
                 " neighbours, and their lists kept the " + std::to_string(cap) + " nearest");
   // A substep that moves particles several spacings leaves the flow unresolved: the default dam break at
   // 1M particles with the scene's 1/240 s moved them 15 spacings, reached 19.8 m/s and nearly 8 times the
-  // rest density (PBF, which has no CFL limit of its own). The shipped scenes stay under 1.5.
+  // rest density (PBF, which has no CFL limit of its own). The default dam break peaks at 1.2.
   if (fastestMotion_ > kMotionWarning) {
     char text[320];
     std::snprintf(
