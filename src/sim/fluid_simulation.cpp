@@ -29,8 +29,9 @@ Real latticeMass(const FluidDesc& fluid, const SphKernels& k) {
   return Real(fluid.restDensity / sum);
 }
 
-// bytes a particle costs: attributes in their two arenas (~110), sort arrays (~20), neighbour lists that
-// have grown to ~150 slots (~600); measured 700 per particle for PBF at 1M on the GPU
+// bytes a particle may cost, with room for lists that widen: attributes in their two arenas (~110), sort
+// arrays (~20), neighbour lists of 48 slots (~200) that grow by half where particles crowd; measured 350
+// (PBF) and 334 (WCSPH) per particle at 1M on the GPU, 439 for PBF at 100M with 64-slot lists
 constexpr std::size_t kBytesPerParticle = 768;
 
 // spacings the fastest particle may move in one substep before the run warns
