@@ -229,7 +229,8 @@ TEST(Primitives, GatherMatchesIndexing) {
 namespace {
 
 // ChunkedReduction: a sum, a minimum and a count folded together, against the plain loop, at sizes around
-// the chunk boundaries (one level, two, three) and twice in a row through the same buffers
+// the chunk and tile boundaries (one level, two, three; a last tile of more than one row) and twice in a
+// row through the same buffers
 struct SumMinCount {
   double sum;
   Real lowest;
@@ -245,7 +246,8 @@ struct SumMinCount {
 TEST(Primitives, ChunkedReductionMatchesTheLoop) {
   ChunkedReduction<SumMinCount> reduction;
   const Index k = ChunkedReduction<SumMinCount>::kFan;
-  for (Index n : {Index(0), Index(1), k - 1, k, k + 1, k * k, k * k + 1, k * k * k + 7, Index(1) << 20}) {
+  for (Index n : {Index(0), Index(1), k - 1, k, k + 1, 2 * k + 3, k * k, k * k + 1, k * k + 3 * k + 5,
+                  k * k * k + 7, Index(1) << 20}) {
     std::vector<Real> v = randomReals(std::size_t(n), unsigned(n) + 11);
     const Real* d = v.data();
     for (int repeat = 0; repeat < 2; ++repeat) {
