@@ -43,6 +43,11 @@ FluidSimulation::FluidSimulation(const SceneDesc& scene) : scene_(scene), surfac
   kernels_ = SphKernels::make(scene.fluid.supportRatio * scene.fluid.spacing);
   particleMass_ = latticeMass(scene.fluid, kernels_);
   wall_ = WallKernel::make(kernels_, scene.fluid.spacing, particleMass_, scene.fluid.restDensity);
+  std::vector<Real> overlaps =
+      WallKernel::makeOverlapTables(kernels_, scene.fluid.spacing, particleMass_, scene.fluid.restDensity);
+  wallOverlaps_.resize(kDevice, overlaps.size());
+  wallOverlaps_.upload(overlaps.data(), overlaps.size());
+  wall_.overlaps = wallOverlaps_.data();
   solver_ = makeSolver(scene_);
 
   // colliders: the scene's, then the domain as a container; a mesh gets its distance field, exact to
@@ -656,8 +661,9 @@ void FluidSimulation::restoreState(const SimulationState& s) {
 std::size_t FluidSimulation::deviceMemoryBytes() const {
   return particles_.bytes() + grid_.bytes() + prims_.scratchBytes() + colliders_.bytes() + barriers_.bytes() +
          keyframes_.bytes() + meshBytes() + statsScratch_.bytes() + frameSums_.bytes() +
-         solver_->deviceBytes() + (surface_ ? surface_->bytes() : 0) + surfaceGroups_.bytes() +
-         ellipsoids_.bytes() + pressure_.bytes() + wallForces_.bytes() + (probes_ ? probes_->bytes() : 0);
+         wallOverlaps_.bytes() + solver_->deviceBytes() + (surface_ ? surface_->bytes() : 0) +
+         surfaceGroups_.bytes() + ellipsoids_.bytes() + pressure_.bytes() + wallForces_.bytes() +
+         (probes_ ? probes_->bytes() : 0);
 }
 
 std::unique_ptr<Simulation> makeSimulation(const SceneDesc& scene) {

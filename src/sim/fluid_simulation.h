@@ -133,6 +133,7 @@ class FluidSimulation final : public Simulation {
   bool gridOrder_ = false;
   SphKernels kernels_;
   WallKernel wall_;
+  Buffer<Real> wallOverlaps_;  // the tables of walls meeting at edges and corners (WallKernel::overlaps)
   Real particleMass_ = 0;
   Vec3 blowUpLo_{}, blowUpHi_{};  // a particle outside has blown up
   int frame_ = 0;
