@@ -81,9 +81,12 @@ TankReadings readTank(const std::vector<std::string>& overrides, int settle, int
 
 // The wall probes against rho g d, d the depth below the lattice's surface (the top layer plus half a
 // spacing), where the gauge must find the surface too (its half-full kernel sum reads 0.08 spacings low).
-// Five depths from 4 to 10 spacings, within 3 % (measured: -1.2 % .. +2.2 %; the issue asks 2 %; at 2
-// spacings below the surface the reading is 5.7 % high). The floor carries the weight less what the contact
-// response holds (measured -3.5 %; the issue asks 1 %): the bottom layer rests at the contact distance.
+// Five depths from 4 to 10 spacings, within 2.5 % (measured: -1.5 % .. +2.1 %, the deepest reading
+// +1.4 % in a build that differed only in round-off, so the settling tank leaves about half a percent of
+// noise; issue 13 asks 2 %; at 2 spacings below the surface the reading is 5.7 % high). The floor carries
+// the weight within 1 % (measured -0.9 %;
+// -3.5 % while WCSPH's contact distance was half a spacing, where the bottom layer rests, so that the contact
+// response held part of the weight, and the tank's edges were under-dense).
 TEST(Probes, WallPressureIsHydrostaticAndTheFloorCarriesTheWeight) {
   TankReadings r = readTank({}, 90, 30);
   std::printf("  lattice surface %.4f m, gauge %.4f m\n  depth m   p measured   rho g d    error\n",
@@ -92,11 +95,11 @@ TEST(Probes, WallPressureIsHydrostaticAndTheFloorCarriesTheWeight) {
   for (int k = 0; k < 5; ++k) {
     double d = r.surface - r.y[k], expected = 1000 * kG * d;
     std::printf("  %.4f   %9.1f   %9.1f   %+.2f%%\n", d, r.p[k], expected, 100 * (r.p[k] / expected - 1));
-    EXPECT_NEAR(r.p[k], expected, 0.03 * expected) << "probe at depth " << d;
+    EXPECT_NEAR(r.p[k], expected, 0.025 * expected) << "probe at depth " << d;
   }
   std::printf("  floor force %.3f N, weight %.3f N (%+.2f%%)\n", r.floorForce, r.weight,
               100 * (r.floorForce / r.weight - 1));
-  EXPECT_NEAR(r.floorForce, r.weight, 0.04 * r.weight);
+  EXPECT_NEAR(r.floorForce, r.weight, 0.01 * r.weight);
 }
 
 }  // namespace

@@ -279,7 +279,7 @@ StepContext FluidSimulation::context() {
                      grid_,         prims_,
                      timers_,       {colliders_.data(), colliders_.size()},
                      kernels_,      wall_,
-                     particleMass_, Real(0.5) * scene_.fluid.spacing,
+                     particleMass_, solver_->contactSpacings() * scene_.fluid.spacing,
                      Real(time_)};
 }
 

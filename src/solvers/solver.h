@@ -82,6 +82,9 @@ class Solver {
   virtual int neighborCap() const { return 0; }
   // device memory the solver holds beyond particle attributes (grids, tables)
   virtual std::size_t deviceBytes() const { return 0; }
+  // the contact distance to colliders (StepContext::particleRadius), in particle spacings: the layer at
+  // rest beside a wall sits half a spacing from it
+  virtual Real contactSpacings() const { return Real(0.5); }
 
   // Checkpoints, between frames: what the solver carries from one substep to the next beyond the
   // persistent particle attributes and the scene (counters, a grid read before it is rewritten), as
