@@ -20,10 +20,12 @@ namespace eddy {
 // The distinct walls near one particle: distance and unit normal (toward the fluid) of each, and with Owned
 // the collider each came from. A face whose normal is within about 8 degrees of a kept one is the same
 // wall; the nearer of the two stays. Held in registers (fixed size, loops unrolled); beyond kMax distinct
-// walls the farthest is dropped.
+// walls the farthest is dropped. Three: a box container's corner has three, and a fourth (another collider
+// near such a corner) is rare and the farthest; room for four raised the register count of every loop
+// that reads the walls (PBF's density pass from 48 to 56, with the tables of walls at right angles).
 template <bool Owned>
 struct WallFacesOf {
-  static constexpr int kMax = 4;
+  static constexpr int kMax = 3;
   static constexpr Real kSameWall = Real(0.99);  // cosine between normals of one wall
   Real distance[kMax];
   Vec3 normal[kMax];
@@ -202,10 +204,9 @@ struct WallKernel {
     return overlaps && fabsf(c) < Real(0.05) ? kRightAngle : (c < Real(-0.99) ? kFacing : kOther);
   }
 
-  // The mass beyond the walls of `faces` by inclusion and exclusion, sum F - sum O + sum T (- the product
-  // of four F where four walls meet), and each face's share of its gradient: -n_f times what `effective[f]`
-  // gets, A_f less the pairs' parts along n_f plus the triples'. Independent walls make this the product
-  // rule, beyond = 1 - prod(1 - F_f).
+  // The mass beyond the walls of `faces` (at most three) by inclusion and exclusion, sum F - sum O + T, and
+  // each face's share of its gradient: -n_f times what `effective[f]` gets, A_f less the pairs' parts along
+  // n_f plus the triple's. Independent walls make this the product rule, beyond = 1 - prod(1 - F_f).
   template <class Faces>
   EDDY_HD Real beyondFaces(const Faces& faces, Real (&effective)[WallFaces::kMax]) const {
     constexpr int kMax = WallFaces::kMax;
@@ -256,17 +257,6 @@ struct WallKernel {
             effective[l] += a[l] * f[g] * f[k];
           }
         }
-      }
-    }
-    if (faces.count == kMax) {  // four walls: the product rule's last term
-      beyond -= f[0] * f[1] * f[2] * f[3];
-      EDDY_UNROLL
-      for (int k = 0; k < kMax; ++k) {
-        Real others = 1;
-        EDDY_UNROLL
-        for (int g = 0; g < kMax; ++g)
-          if (g != k) others *= f[g];
-        effective[k] -= a[k] * others;
       }
     }
     return beyond;
