@@ -48,8 +48,16 @@ EDDY_HD inline Vec3 normalizeOr(Vec3 a, Vec3 fallback) {
   Real l = length(a);
   return l > Real(1e-12) ? a / l : fallback;
 }
-EDDY_HD inline Vec3 cwiseMin(Vec3 a, Vec3 b) { return {fminf(a.x, b.x), fminf(a.y, b.y), fminf(a.z, b.z)}; }
-EDDY_HD inline Vec3 cwiseMax(Vec3 a, Vec3 b) { return {fmaxf(a.x, b.x), fmaxf(a.y, b.y), fmaxf(a.z, b.z)}; }
+// by comparison, not fminf/fmaxf: on the CPU those are library calls (IEEE fmin and fmax pass over a NaN,
+// which SSE's min and max do not), and these sit in the per-particle collider loops
+EDDY_HD inline Real smallerOf(Real a, Real b) { return b < a ? b : a; }
+EDDY_HD inline Real largerOf(Real a, Real b) { return a < b ? b : a; }
+EDDY_HD inline Vec3 cwiseMin(Vec3 a, Vec3 b) {
+  return {smallerOf(a.x, b.x), smallerOf(a.y, b.y), smallerOf(a.z, b.z)};
+}
+EDDY_HD inline Vec3 cwiseMax(Vec3 a, Vec3 b) {
+  return {largerOf(a.x, b.x), largerOf(a.y, b.y), largerOf(a.z, b.z)};
+}
 EDDY_HD inline Vec3 cwiseAbs(Vec3 a) { return {fabsf(a.x), fabsf(a.y), fabsf(a.z)}; }
 
 // four reals, 16-byte aligned: a position with one more value beside it, read in one load on the GPU
