@@ -81,12 +81,12 @@ TankReadings readTank(const std::vector<std::string>& overrides, int settle, int
 
 // The wall probes against rho g d, d the depth below the lattice's surface (the top layer plus half a
 // spacing), where the gauge must find the surface too (its half-full kernel sum reads 0.08 spacings low).
-// Five depths from 4 to 10 spacings, within 2.5 % (measured: -1.5 % .. +2.1 %, the deepest reading
-// +1.4 % in a build that differed only in round-off, so the settling tank leaves about half a percent of
-// noise; issue 13 asks 2 %; at 2 spacings below the surface the reading is 5.7 % high). The floor carries
-// the weight within 1 % (measured -0.9 %;
-// -3.5 % while WCSPH's contact distance was half a spacing, where the bottom layer rests, so that the contact
-// response held part of the weight, and the tank's edges were under-dense).
+// Five depths from 4 to 10 spacings, within 2.5 % (measured: -1.5 % .. +2.1 %, the deepest reading +1.4 %
+// in a build that differed only in round-off, so the settling tank leaves about half a percent of noise;
+// issue 13 asks 2 %; at 2 spacings below the surface the reading is 5.7 % high). The floor carries the
+// weight within 1 % (measured -0.9 %; -3.5 % while WCSPH's contact distance was half a spacing, where the
+// bottom layer rests, so that the contact response held part of the weight, and the tank's edges were
+// under-dense).
 TEST(Probes, WallPressureIsHydrostaticAndTheFloorCarriesTheWeight) {
   TankReadings r = readTank({}, 90, 30);
   std::printf("  lattice surface %.4f m, gauge %.4f m\n  depth m   p measured   rho g d    error\n",
