@@ -67,6 +67,26 @@ TEST(VolumeEmitter, BoxCountIsExact) {
   EXPECT_NEAR(hi.z, 0.01143f - 0.0028575f / 2, 1e-6f);
 }
 
+// A box that is not a whole number of spacings wide: the lattice starts half a spacing inside the lower faces
+// and keeps as far from the upper ones. Anchored at the lower corner alone, the 114.5-spacing column of the
+// dam break at 1M particles got a last layer 0.02 mm from its far face, inside a wall's reach.
+TEST(VolumeEmitter, NoPointNearerThanHalfASpacingToABoxFace) {
+  const Real s = 0.00524f;
+  EmitterDesc e = boxEmitter({0, 0, 0}, {0.4f, 0.6f, 0.6f});
+  EmittedParticles out = sampleVolume(e, {}, s);
+  Vec3 lo{1, 1, 1}, hi{-1, -1, -1};
+  for (Vec3 p : out.position) {
+    lo = cwiseMin(lo, p);
+    hi = cwiseMax(hi, p);
+  }
+  EXPECT_NEAR(lo.x, s / 2, 1e-6f);
+  EXPECT_LE(hi.x, 0.4f - s / 2);
+  EXPECT_LE(hi.y, 0.6f - s / 2);
+  EXPECT_LE(hi.z, 0.6f - s / 2);
+  // 76 x 114 x 114 whole cells (0.4 / s = 76.3, 0.6 / s = 114.5)
+  EXPECT_EQ(out.position.size(), 76u * 114u * 114u);
+}
+
 TEST(VolumeEmitter, SphereCountMatchesVolume) {
   const Real r = 0.1f, s = 0.01f;
   EmittedParticles out = sampleVolume(sphereEmitter({0.3f, 0.5f, -0.2f}, r), {}, s);
