@@ -56,6 +56,11 @@ TEST(Checkpoint, ResumeWcsphIsBitIdentical) {
   test::expectBitIdenticalResume(loadScene("", {"fluid.spacing=0.05", "solver=wcsph"}), Backend::Cpu, 5);
 }
 
+// DFSPH's warm starts carry each solve's stiffness from one substep to the next
+TEST(Checkpoint, ResumeDfsphIsBitIdentical) {
+  test::expectBitIdenticalResume(loadScene("", {"fluid.spacing=0.05", "solver=dfsph"}), Backend::Cpu, 5);
+}
+
 TEST(Checkpoint, ResumeMpmWaterIsBitIdentical) {
   SimulationState s = test::expectBitIdenticalResume(
       loadScene("", {"fluid.spacing=0.05", "solver=mpm", "mpm.grid_resolution=16"}), Backend::Cpu, 5);

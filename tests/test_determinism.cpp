@@ -89,6 +89,10 @@ TEST(Determinism, DamBreakWcsphRunsAreBitIdentical) {
   expectIdenticalRuns({"fluid.spacing=0.04", "solver=wcsph"});
 }
 
+TEST(Determinism, DamBreakDfsphRunsAreBitIdentical) {
+  expectIdenticalRuns({"fluid.spacing=0.04", "solver=dfsph"});
+}
+
 // MLS-MPM: the particle-to-grid transfer gathers per node in sorted particle order (no float atomics)
 TEST(Determinism, DamBreakMpmRunsAreBitIdentical) {
   expectIdenticalRuns({"fluid.spacing=0.04", "solver=mpm", "mpm.grid_resolution=20"});

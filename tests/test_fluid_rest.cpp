@@ -80,6 +80,18 @@ TEST(FluidRest, WcsphFromAJitteredLatticeSettlesToHydrostatic) {
                     kG * kHeight / (2 * c * c));
 }
 
+// DFSPH holds the rest density by its solves: the mean compression of a tank at rest after 2.5 s is
+// below the 0.1 % issue 13 asks (measured 0.056 %), and the tank calms (it turned over while the walls
+// gave the layers beside them no support along the wall: 0.68 J after 1 s; now 2.5 mJ after 2.5 s, a
+// speed of 1.5 cm/s over its 21.6 kg, as WCSPH's tank after 1 s)
+TEST(FluidRest, DfsphDensityErrorAtRestBelowATenthOfAPercent) {
+  RestResult r = settle({"solver=dfsph"}, 150);
+  EXPECT_LE(r.last.meanDensityError, 0.001);
+  EXPECT_EQ(r.escaped, 0);
+  EXPECT_LT(r.last.kineticEnergy, 0.5 * r.energyEarly);
+  EXPECT_LT(r.last.kineticEnergy, 0.004);
+}
+
 TEST(FluidRest, PbfFromAJitteredLatticeSettles) {
   RestResult r = settle({"solver=pbf", "pbf.iterations=4", "emitters.0.jitter=0.2"}, 120);
   EXPECT_LE(r.last.meanDensityError, 0.005);
@@ -115,7 +127,7 @@ TEST(FluidRest, AWallSharedByTwoCollidersCountsOnce) {
 // edges: 0.6 % under-dense while the mass beyond two walls was taken as the product of each wall's) and
 // where three meet (the corners: 1.45 % under)
 TEST(FluidRest, TheTanksWallsEdgesAndCornersHoldTheRestDensity) {
-  for (const char* solver : {"pbf", "wcsph"}) {
+  for (const char* solver : {"pbf", "wcsph", "dfsph"}) {
     // (WCSPH sums its density here: its default integrates the continuity equation from rho0)
     std::vector<std::string> set = {std::string("solver=") + solver, "forces.gravity=[0,0,0]"};
     if (std::string(solver) == "wcsph") set.push_back("wcsph.density=summation");

@@ -85,6 +85,8 @@ TEST(MartinMoyce, PbfFrontWithinFifteenPercent) { EXPECT_LE(meanFrontError("pbf"
 
 TEST(MartinMoyce, WcsphFrontWithinFifteenPercent) { EXPECT_LE(meanFrontError("wcsph"), 0.15); }
 
+TEST(MartinMoyce, DfsphFrontWithinFifteenPercent) { EXPECT_LE(meanFrontError("dfsph"), 0.15); }
+
 // MLS-MPM water on the scene's grid (dx = 2 spacing, 8 particles per cell)
 TEST(MartinMoyce, MpmFrontWithinFifteenPercent) { EXPECT_LE(meanFrontError("mpm"), 0.15); }
 

@@ -388,11 +388,12 @@ TEST(SceneIo, RoundTripOfEveryShippedScene) {
 TEST(SceneIo, WriterWritesEveryKeyWithShortNumbers) {
   SceneDesc s = loadScene("");
   nlohmann::json doc = nlohmann::json::parse(sceneToJson(s));
-  for (const char* key : {"name", "solver", "pbf", "wcsph", "mpm", "fluid", "domain", "time", "forces",
-                          "colliders", "emitters", "output", "surface", "probes", "render"}) {
+  for (const char* key : {"name", "solver", "pbf", "wcsph", "dfsph", "mpm", "fluid", "domain", "time",
+                          "forces", "colliders", "emitters", "output", "surface", "probes", "render"}) {
     EXPECT_TRUE(doc.contains(key)) << key;
   }
-  EXPECT_EQ(doc.size(), 15u);
+  EXPECT_EQ(doc.size(), 16u);
+  EXPECT_EQ(doc["dfsph"].size(), 7u);
   EXPECT_EQ(doc["render"].size(), 13u);
   EXPECT_EQ(doc["probes"], nlohmann::json::array());
   EXPECT_EQ(doc["surface"].size(), 7u);
@@ -512,8 +513,9 @@ TEST(SceneIo, OverrideValuesAreValidatedLikeTheFile) {
   expectInputError(
       [] { loadScene(scenePath("dam_break.json"), {"pbf.iterations=many"}); },
       {"dam_break.json: /pbf/iterations: expected an integer, got string", "--set 'pbf.iterations=many'"});
-  expectInputError([] { loadScene(scenePath("dam_break.json"), {"solver=flip"}); },
-                   {"/solver: unknown value 'flip'; allowed values: pbf, wcsph, mpm", "--set 'solver=flip'"});
+  expectInputError(
+      [] { loadScene(scenePath("dam_break.json"), {"solver=flip"}); },
+      {"/solver: unknown value 'flip'; allowed values: pbf, wcsph, dfsph, mpm", "--set 'solver=flip'"});
 }
 
 TEST(SceneIo, MalformedOverridesNameSetAndTheText) {
@@ -988,9 +990,9 @@ TEST(SceneIo, ProbesAreChecked) {
         {"p.json: /probes/1/" + std::string(key) + ": every probe needs \"" + key + "\""});
   }
   // MPM has no SPH neighbour grid to read the particles through
-  expectInputError(
-      [] { parseScene(probesWith(), "p.json", {"solver=mpm"}); },
-      {"p.json: /probes: is read only by solver pbf or wcsph, not by the mpm solver", "SPH neighbour grid"});
+  expectInputError([] { parseScene(probesWith(), "p.json", {"solver=mpm"}); },
+                   {"p.json: /probes: is read only by solver pbf, wcsph or dfsph, not by the mpm solver",
+                    "SPH neighbour grid"});
   // a value from --set is named
   expectInputError(
       [] { parseScene(probesWith(), "p.json", {"probes.0.name=a.b"}); },

@@ -32,6 +32,8 @@ struct Profile {
   std::array<double, int(Phase::Count)> totalMs{};
   std::array<std::int64_t, int(Phase::Count)> calls{};
   std::int64_t substeps = 0;
+  // iterations of the pressure solves so far (DFSPH: the constant-density and the divergence solve)
+  std::int64_t densityIterations = 0, divergenceIterations = 0;
   double stepMs = 0;  // all simulation phases (not output)
   // the times of the last kStepHistory substeps (substep k in slot k % kStepHistory), so that a benchmark
   // can take a median without waiting for the GPU after every substep

@@ -42,6 +42,23 @@ struct WcsphSettings {
   Real densityDiffusion = 0.1f;
 };
 
+// Divergence-free SPH, Bender & Koschier 2015, 2017 (scene section "dfsph")
+struct DfsphSettings {
+  Real cfl = 0.4f;  // "cfl": substep <= cfl spacing / fastest speed (and the frame's substep), 0..1
+  // "max_density_error": the constant-density solve iterates until the mean compression
+  // max(0, rho* / rho0 - 1) is below this, > 0
+  Real maxDensityError = 0.0005f;
+  // "max_divergence_error": the divergence solve iterates until the mean density change one substep
+  // would bring, dt max(0, d rho / dt) / rho0, is below this, > 0
+  Real maxDivergenceError = 0.001f;
+  int minIterations = 2;        // "min_iterations": fewest iterations of the constant-density solve, >= 1
+  int maxIterations = 100;      // "max_iterations": most iterations of each solve, >= min_iterations
+  bool divergenceSolve = true;  // "divergence_solve": run the divergence-free solve
+  // "xsph": XSPH viscosity c, 0..1 (at 0.01 a tank at rest kept 15 times the kinetic energy it keeps at
+  // 0.1 after 2.5 s)
+  Real xsph = 0.1f;
+};
+
 // Moving Least Squares MPM, Hu et al. 2018 (scene section "mpm")
 struct MpmSettings {
   int gridResolution = 64;                 // "grid_resolution": cells along the longest domain extent, >= 4
@@ -225,9 +242,10 @@ struct ProbeDesc {
 
 struct SceneDesc {
   std::string name = "scene";           // "name"
-  std::string solver = "pbf";           // "solver": a registered solver name ("pbf", "wcsph", "mpm")
+  std::string solver = "pbf";           // "solver": a registered solver name ("pbf", "wcsph", "dfsph", "mpm")
   PbfSettings pbf;                      // "pbf"
   WcsphSettings wcsph;                  // "wcsph"
+  DfsphSettings dfsph;                  // "dfsph"
   MpmSettings mpm;                      // "mpm"
   FluidDesc fluid;                      // "fluid"
   DomainDesc domain;                    // "domain"

@@ -27,6 +27,11 @@ std::string stiffnessAdvice(const SceneDesc& s) {
                   double(s.wcsph.speedOfSound));
     return buf;
   }
+  if (s.solver == "dfsph") {
+    std::snprintf(buf, sizeof buf, "lower dfsph.cfl (now %g) or dfsph.max_density_error (now %g)",
+                  double(s.dfsph.cfl), double(s.dfsph.maxDensityError));
+    return buf;
+  }
   if (s.solver == "mpm")
     return "lower mpm.bulk_modulus or the materials' youngs_modulus, or lower mpm.grid_resolution (coarser "
            "cells allow longer substeps)";

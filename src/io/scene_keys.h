@@ -76,8 +76,8 @@ inline const std::array<Field<SceneDesc>, 2> kSceneFields{{
     {.key = "name", .member = &SceneDesc::name},
     {.key = "solver", .member = &SceneDesc::solver, .choices = solverChoices()},
 }};
-inline constexpr std::array<std::string_view, 14> kSceneSections{
-    "description", "pbf",       "wcsph",    "mpm",    "fluid",   "domain", "time",
+inline constexpr std::array<std::string_view, 15> kSceneSections{
+    "description", "pbf",      "wcsph",    "dfsph",  "mpm",     "fluid",  "domain", "time",
     "forces",      "colliders", "emitters", "output", "surface", "probes", "render"};
 
 inline const std::array<Field<PbfSettings>, 12> kPbfFields{{
@@ -107,6 +107,16 @@ inline const std::array<Field<WcsphSettings>, 8> kWcsphFields{{
     {.key = "cfl", .member = &WcsphSettings::cfl, .range = openClosed(0, 1)},
     {.key = "density", .member = &WcsphSettings::density, .choices = kWcsphDensities},
     {.key = "density_diffusion", .member = &WcsphSettings::densityDiffusion, .range = closed(0, 1)},
+}};
+
+inline const std::array<Field<DfsphSettings>, 7> kDfsphFields{{
+    {.key = "cfl", .member = &DfsphSettings::cfl, .range = openClosed(0, 1)},
+    {.key = "max_density_error", .member = &DfsphSettings::maxDensityError, .range = above(0)},
+    {.key = "max_divergence_error", .member = &DfsphSettings::maxDivergenceError, .range = above(0)},
+    {.key = "min_iterations", .member = &DfsphSettings::minIterations, .range = closed(1, 1000)},
+    {.key = "max_iterations", .member = &DfsphSettings::maxIterations, .range = closed(1, 1000)},
+    {.key = "divergence_solve", .member = &DfsphSettings::divergenceSolve},
+    {.key = "xsph", .member = &DfsphSettings::xsph, .range = closed(0, 1)},
 }};
 
 inline const std::array<Field<MpmSettings>, 9> kMpmFields{{

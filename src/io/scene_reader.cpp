@@ -377,6 +377,10 @@ class Reader final : public scene_probes::ReaderAccess {
       fail("/wcsph/density_diffusion",
            "applies to wcsph.density \"continuity\" only (the delta-SPH term diffuses the continuity "
            "equation's density; a summed density has none); leave it out with \"summation\"");
+    readSection(doc, "dfsph", s.dfsph, kDfsphFields);
+    if (s.dfsph.maxIterations < s.dfsph.minIterations)
+      fail("/dfsph/max_iterations", "must be at least dfsph.min_iterations (" +
+                                        std::to_string(s.dfsph.minIterations) + ")");
     readSection(doc, "mpm", s.mpm, kMpmFields);
     readSection(doc, "fluid", s.fluid, kFluidFields);
     readSection(doc, "domain", s.domain, kDomainFields);
@@ -538,12 +542,12 @@ class Reader final : public scene_probes::ReaderAccess {
       fail(ptr, "is read only by solver " + readers + ", not by the " + s.solver + " solver; " + instead);
     };
     if (s.solver == "mpm" && s.fluid.supportRatio != defaults.fluid.supportRatio)
-      refuse("/fluid/support_ratio", "pbf or wcsph",
+      refuse("/fluid/support_ratio", "pbf, wcsph or dfsph",
              "MPM has no SPH kernel; its resolution is mpm.grid_resolution");
     if (s.solver == "mpm" && !s.probes.empty())
-      refuse("/probes", "pbf or wcsph",
+      refuse("/probes", "pbf, wcsph or dfsph",
              "probes read the particles through the SPH neighbour grid, and MPM has none; remove the probes "
-             "or use pbf or wcsph");
+             "or use pbf, wcsph or dfsph");
     if (s.solver == "mpm" && s.mpm.boundary != "separate") {
       for (std::size_t i = 0; i < s.colliders.size(); ++i) {
         const ColliderDesc& c = s.colliders[i];

@@ -126,6 +126,7 @@ std::string sceneToJson(const SceneDesc& scene) {
   writeFields(doc, scene, std::span<const Field<SceneDesc>>(kSceneFields));
   doc["pbf"] = section(scene.pbf, kPbfFields);
   doc["wcsph"] = section(scene.wcsph, kWcsphFields);
+  doc["dfsph"] = section(scene.dfsph, kDfsphFields);
   // the reader refuses density_diffusion beside a summed density (the term belongs to the continuity
   // equation), so it is not written there; the value left in the struct is unused
   if (scene.wcsph.density == "summation") doc["wcsph"].erase("density_diffusion");

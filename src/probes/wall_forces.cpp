@@ -19,6 +19,10 @@ void WallForces::compute(const WallForceInputs& in, Primitives& prims, std::vect
   Real scale = in.mass * in.restDensity * in.gradientScale, t = in.time;
   Vec3 gravity = in.gravity * (2 * in.restDensity);
   std::size_t stride = std::size_t(n);
+  const Vec3* lateral = in.terms.gradient;
+  WallMoments moments = in.terms.moments;
+  bool stepAtLeastZero = in.terms.stepAtLeastZero;
+  Real lateralScale = in.mass * in.gradientScale;
   parallelFor(
       n, EDDY_KERNEL(Index i) {
         for (int c = 0; c < nc; ++c)
@@ -27,7 +31,9 @@ void WallForces::compute(const WallForceInputs& in, Primitives& prims, std::vect
         Real inv = 1 / (rho[i] * rho[i]), pi = p[i] * inv;
         Vec3 hydrostatic = gravity * inv;
         wall.forEachWallShare(cs, nc, x[i], t, [&](int c, Vec3 g, Vec3 at) {
-          Vec3 force = g * (scale * (2 * pi + dot(hydrostatic, at - x[i])));
+          Vec3 force = g * (scale * (2 * pi + mirrorStep(hydrostatic, at, x[i], stepAtLeastZero)));
+          if (lateral)
+            force -= wallLateralAcceleration(wall, moments, g, at, x[i], lateral[i]) * lateralScale;
           Vec3 torque = cross(at - colliderCenter(cs[c], t), force);
           Real* base = s + std::size_t(c) * 6 * stride + i;
           base[0] += force.x;

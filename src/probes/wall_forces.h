@@ -5,8 +5,10 @@
 // pressure; collider c feels the opposite, at the face's point nearest the particle:
 //   F_c = sum_i m rho0 A_f (p_i + p_w,f) / rho_i^2   (times the solver's gradient factor),   T_c = sum_i (x_f
 //   - center_c) x (that force).
-// For a fluid at rest this sums to the weight the walls carry (tests/test_probes.cpp). Contact impulses
-// (particles that reach a wall despite the pressure) are not counted.
+// Where the solver's mirror pressure varies along the walls (DFSPH), the push along each face that this
+// gives the particle (wallLateralAcceleration) is counted too. For a fluid at rest this sums to the weight
+// the walls carry (tests/test_probes.cpp). Contact impulses (particles that reach a wall despite the
+// pressure) are not counted.
 #pragma once
 
 #include <string>
@@ -14,6 +16,7 @@
 
 #include "backend/primitives.h"
 #include "colliders/collider.h"
+#include "solvers/solver.h"
 #include "solvers/wall_kernel.h"
 
 namespace eddy::EDDY_NS {
@@ -28,6 +31,8 @@ struct WallForceInputs {
   Real mass = 0, restDensity = 0, time = 0;
   Real gradientScale = 1;  // the solver's factor on its kernel gradients
   Vec3 gravity{};          // for the hydrostatic step to the mirrored particles
+  // the solver's own wall terms (DFSPH's: the mirror pressure's variation along the walls)
+  WallTerms terms;
 };
 
 class WallForces {

@@ -145,7 +145,7 @@ FluidSimulation::FluidSimulation(const SceneDesc& scene) : scene_(scene), surfac
       throw InputError(scene.sourcePath +
                        ": /probes: probes read the particles through the SPH neighbour grid; "
                        "solver '" +
-                       scene.solver + "' has none (use pbf or wcsph)");
+                       scene.solver + "' has none (use pbf, wcsph or dfsph)");
     probes_ = std::make_unique<ProbeSampler>(scene, hasPressure_, scene.time.maxSubsteps + 1);
   }
 }
@@ -208,6 +208,8 @@ std::vector<double> FluidSimulation::colliderForces() {
   in.time = Real(time_);
   in.gradientScale = solver_->gradientScale();
   in.gravity = scene_.forces.gravity;
+  StepContext ctx = context();
+  in.terms = solver_->wallTerms(ctx);
   wallForces_.compute(in, prims_, out);
   return out;
 }

@@ -2,6 +2,9 @@
 // SPH density and body forces.
 #pragma once
 
+#include <cmath>
+
+#include "backend/async_readback.h"
 #include "solvers/solver.h"
 
 namespace eddy::EDDY_NS {
@@ -61,6 +64,59 @@ EDDY_HD inline Vec3 bodyAcceleration(const ForcesDesc& f, Vec3 v) {
 // the velocity after the body forces of one substep (symplectic Euler)
 EDDY_HD inline Vec3 predictedVelocity(const ForcesDesc& f, Vec3 v, Real dt) {
   return v + bodyAcceleration(f, v) * dt;
+}
+
+// moves a particle by v dt and applies the collider response at time t (the end of the substep); the path is
+// swept first so a thin obstacle is not tunnelled (a particle stopped at one is in contact, so the response
+// takes its approaching velocity)
+EDDY_HD inline void moveThroughColliders(const ColliderData* cs, int nc, Vec3& x, Vec3& v, Real r, Real t,
+                                         Real dt) {
+  Vec3 to = x + v * dt;
+  sweepAll(cs, nc, x, to, r, t, dt, &v);
+  collideAll(cs, nc, to, v, r, t);
+  x = to;
+}
+
+// 1 / kappa, kappa = sum_j V_j |W'(r_ij)| x_ij^2 / r_ij over the rest lattice (V_j = m / rho0): the spiky
+// gradient of a linear field summed over the lattice, as a share of the exact one (0.87 at a support of two
+// spacings). A pressure force scaled by it balances rho g with the pressure rho g d (WCSPH, DFSPH).
+inline Real latticeGradientScale(const SphKernels& k, Real spacing) {
+  int reach = int(std::ceil(k.h / spacing));
+  double gradient = 0, weight = 0;
+  for (int z = -reach; z <= reach; ++z)
+    for (int y = -reach; y <= reach; ++y)
+      for (int x = -reach; x <= reach; ++x) {
+        Vec3 d = Vec3{Real(x), Real(y), Real(z)} * spacing;
+        Real r2 = dot(d, d);
+        weight += k.poly6(r2);
+        if (r2 > 0 && r2 < k.h * k.h) gradient += -double(k.spikyGradientSquared(d, r2).x) * d.x;
+      }
+  return Real(weight / gradient);
+}
+
+// Queues the fastest particle speed into `slot` of `fastest` (the CFL limits of WCSPH and DFSPH); a
+// velocity that is not finite becomes an infinite speed, which the maximum keeps
+inline void launchFastestSpeed(const StepContext& ctx, AsyncReadback& fastest, int slot) {
+  const Vec3* v = ctx.particles.vec3(attr::kVelocity).data;
+  std::uint32_t* most = fastest.words(slot);
+  fillBytes(kDevice, most, 0, sizeof(std::uint32_t));
+  parallelFor(
+      ctx.particles.size(), EDDY_KERNEL(Index i) {
+        Real l = length(v[i]);
+        Real speed = l - l == 0 ? l : Real(INFINITY);
+        // non-negative floats compare like their bit patterns, so one integer maximum serves
+        std::uint32_t bits;
+        __builtin_memcpy(&bits, &speed, sizeof bits);
+        atomicMaxU32(most, bits);
+      });
+  fastest.queueCopy(slot);
+}
+
+// the speed launchFastestSpeed queued into `slot` (waits for it only)
+inline Real fastestSpeedOf(AsyncReadback& fastest, int slot) {
+  Real vmax;
+  __builtin_memcpy(&vmax, fastest.read(slot), sizeof vmax);
+  return vmax;
 }
 
 }  // namespace eddy::EDDY_NS

@@ -1,5 +1,6 @@
 #include <eddy/error.h>
 
+#include "solvers/dfsph/divergence_free_sph.h"
 #include "solvers/mpm/moving_least_squares_mpm.h"
 #include "solvers/pbf/position_based_fluids.h"
 #include "solvers/wcsph/weakly_compressible_sph.h"
@@ -18,6 +19,7 @@ const std::vector<SolverEntry>& registeredSolvers() {
   static const std::vector<SolverEntry> solvers = {
       {"pbf", &make<PositionBasedFluids>},
       {"wcsph", &make<WeaklyCompressibleSph>},
+      {"dfsph", &make<DivergenceFreeSph>},
       {"mpm", &make<MovingLeastSquaresMpm>},
   };
   return solvers;

@@ -21,6 +21,15 @@
 namespace eddy::EDDY_NS {
 
 // everything a substep reads (constant model) and writes (mutable state)
+// see Solver::wallTerms
+struct WallTerms {
+  // where the mirror's pressure varies along the walls (wallLateralAcceleration): each particle's gradient
+  // of p / rho^2 as the last substep left it, and the walls' moments; null: none
+  const Vec3* gradient = nullptr;
+  WallMoments moments;
+  bool stepAtLeastZero = false;  // see wallPressureAcceleration
+};
+
 struct StepContext {
   const SceneDesc& scene;
   ParticleSet& particles;
@@ -70,6 +79,8 @@ class Solver {
   virtual bool pressures(StepContext& ctx, Real* out) { return false; }
   // the factor on the kernel gradients of the solver's pressure force, walls included (wall forces)
   virtual Real gradientScale() const { return 1; }
+  // the wall terms of the solver's pressure force beyond wallPressureAcceleration's defaults (wall forces)
+  virtual WallTerms wallTerms(StepContext& ctx) { return {}; }
   // per-particle masses for the statistics, or an empty view when every particle has ctx.particleMass
   virtual View<const Real> particleMasses(StepContext& ctx) { return {}; }
   // particles the solver has clamped back into the domain since the simulation started

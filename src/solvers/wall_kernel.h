@@ -342,14 +342,68 @@ struct WallKernel {
 // the mirror point, 2 (at - x_i) across the face (Adami, Hu & Adams 2012, "A generalized wall boundary
 // condition for smoothed particle hydrodynamics", J. Comput. Phys. 231):
 //   -sum_f A_f (p_i + p_w,f) / rho_i^2,   p_w,f / rho_i^2 = pi + hydrostatic . (at_f - x_i)
-// with pi = p_i / rho_i^2 and hydrostatic = 2 rho0 g / rho_i^2. Shared by the solvers' force passes and the
-// wall forces on the colliders (src/probes/wall_forces.h), so both see the same wall.
+// with pi = p_i / rho_i^2 and hydrostatic = 2 rho0 g / rho_i^2. With stepAtLeastZero the hydrostatic step
+// is never negative (DFSPH: above a particle that has little pressure of its own, spray under a lid, the
+// negative step held splashes against the dam break's lid, sliding along it at 7 m/s; WCSPH keeps the signed
+// step, with which its sphere tank was validated). Shared by the solvers' force passes and the wall forces on
+// the colliders (src/probes/wall_forces.h), so both see the same wall.
+EDDY_HD inline Real mirrorStep(Vec3 hydrostatic, Vec3 at, Vec3 x, bool stepAtLeastZero) {
+  Real step = dot(hydrostatic, at - x);
+  return stepAtLeastZero ? fmaxf(step, Real(0)) : step;
+}
+
 EDDY_HD inline Vec3 wallPressureAcceleration(const WallKernel& wall, const ColliderData* cs, int n, Vec3 x,
-                                             Real t, Real pi, Vec3 hydrostatic) {
+                                             Real t, Real pi, Vec3 hydrostatic,
+                                             bool stepAtLeastZero = false) {
   Vec3 a{};
-  wall.forEachWallShare(cs, n, x, t,
-                        [&](int, Vec3 g, Vec3 at) { a -= g * (2 * pi + dot(hydrostatic, at - x)); });
+  wall.forEachWallShare(cs, n, x, t, [&](int, Vec3 g, Vec3 at) {
+    a -= g * (2 * pi + mirrorStep(hydrostatic, at, x, stepAtLeastZero));
+  });
   return a;
+}
+
+// M(d), on WallKernel's grid: sum_b m |W'(r_b)| / r_b a_b^2 over the lattice beyond a wall at distance d,
+// a_b the offset of b along a direction in the wall: the wall's share, along the wall, of the moment
+// L = sum_j m |W'(r_ij)| / r_ij (x_j - x_i)(x_j - x_i)^T through which a pressure field varying along the
+// wall pushes a particle (DFSPH's mirror stiffness, solvers/dfsph/divergence_free_sph.h)
+struct WallMoments {
+  Real moment[WallKernel::kSamples + 1] = {};
+
+  static WallMoments make(const SphKernels& k, Real spacing, Real mass) {
+    WallMoments w;
+    double s = spacing, h = k.h;
+    int reach = int(std::ceil(h / s));
+    for (int i = 0; i <= WallKernel::kSamples; ++i) {
+      double d = h * i / WallKernel::kSamples, moment = 0;
+      for (int layer = 0; d + s * (0.5 + layer) < h; ++layer) {
+        double z = d + s * (0.5 + layer);
+        for (int a = -reach; a <= reach; ++a)
+          for (int b = -reach; b <= reach; ++b) {
+            double r2 = (a * a + b * b) * s * s + z * z;
+            if (r2 >= h * h) continue;
+            double r = std::sqrt(r2), q = h - r;
+            moment += double(mass) * -double(k.spikyGradCoef) * q * q / r * (a * s) * (a * s);
+          }
+      }
+      w.moment[i] = Real(moment);
+    }
+    return w;
+  }
+};
+
+// The push of one wall face (a share of wallPressureAcceleration's visit: g its gradient share, at its
+// nearest point) on a particle at x whose mirror's stiffness varies along the face as the fluid's does,
+// kappa_i + (x_b - x_i) . gradient: -M(d) (gradient along the face), times the face's share of the wall's
+// gradient where walls overlap (times the solver's gradient factor)
+EDDY_HD inline Vec3 wallLateralAcceleration(const WallKernel& wall, const WallMoments& moments, Vec3 g,
+                                            Vec3 at, Vec3 x, Vec3 gradient) {
+  Vec3 normal = x - at;
+  Real d = length(normal);
+  Real full = wall.lookup(wall.gradient, d);
+  if (!(d > 0) || !(full > 0)) return {};
+  normal = normal * (1 / d);
+  Real weight = wall.lookup(moments.moment, d) * (length(g) / full);
+  return (gradient - normal * dot(normal, gradient)) * -weight;
 }
 
 }  // namespace eddy

@@ -13,26 +13,6 @@ constexpr const char* kAcceleration = "wcsph_acceleration";
 constexpr const char* kNextDensity = "wcsph_next_density";  // rho + dt d rho / dt (continuity)
 }  // namespace attr_wcsph
 
-namespace {
-
-// 1 / kappa, kappa = sum_j V_j |W'(r_ij)| x_ij^2 / r_ij over the rest lattice (V_j = m / rho0): the
-// spiky gradient of a linear field summed over the lattice, as a share of the exact one
-Real latticeGradientScale(const SphKernels& k, Real spacing) {
-  int reach = int(std::ceil(k.h / spacing));
-  double gradient = 0, weight = 0;
-  for (int z = -reach; z <= reach; ++z)
-    for (int y = -reach; y <= reach; ++y)
-      for (int x = -reach; x <= reach; ++x) {
-        Vec3 d = Vec3{Real(x), Real(y), Real(z)} * spacing;
-        Real r2 = dot(d, d);
-        weight += k.poly6(r2);
-        if (r2 > 0 && r2 < k.h * k.h) gradient += -double(k.spikyGradientSquared(d, r2).x) * d.x;
-      }
-  return Real(weight / gradient);
-}
-
-}  // namespace
-
 void WeaklyCompressibleSph::setup(StepContext& ctx) {
   gradientScale_ = latticeGradientScale(ctx.kernels, ctx.scene.fluid.spacing);
   ctx.particles.addAttribute(attr_wcsph::kPositionPressure, 4, false);
@@ -76,25 +56,11 @@ bool WeaklyCompressibleSph::pressures(StepContext& ctx, Real* out) {
 }
 
 void WeaklyCompressibleSph::launchStableTimeStep(StepContext& ctx, int slot) {
-  const Vec3* v = ctx.particles.vec3(attr::kVelocity).data;
-  std::uint32_t* most = fastest_.words(slot);
-  fillBytes(kDevice, most, 0, sizeof(std::uint32_t));
-  parallelFor(
-      ctx.particles.size(), EDDY_KERNEL(Index i) {
-        // a velocity that is not finite becomes an infinite speed, which the maximum keeps; non-negative
-        // floats compare like their bit patterns, so one integer maximum serves
-        Real l = length(v[i]);
-        Real speed = l - l == 0 ? l : Real(INFINITY);
-        std::uint32_t bits;
-        __builtin_memcpy(&bits, &speed, sizeof bits);
-        atomicMaxU32(most, bits);
-      });
-  fastest_.queueCopy(slot);
+  launchFastestSpeed(ctx, fastest_, slot);
 }
 
 Real WeaklyCompressibleSph::stableTimeStepOf(StepContext& ctx, int slot) {
-  Real vmax;
-  __builtin_memcpy(&vmax, fastest_.read(slot), sizeof vmax);
+  Real vmax = fastestSpeedOf(fastest_, slot);
   invalid_ = !std::isfinite(vmax);
   Real c = soundSpeed();
   // Monaghan's conditions are written for the smoothing length ell, half the kernel support
@@ -254,14 +220,11 @@ void WeaklyCompressibleSph::integrate(StepContext& ctx, Real dt) {
   const ColliderData* cs = ctx.colliders.data;
   int nc = int(ctx.colliders.size);
   Real r = ctx.particleRadius, time = ctx.time + dt;
-  // symplectic Euler, then the collider response; the path is swept first so a thin obstacle is not
-  // tunnelled (a particle stopped at one is in contact, so the response takes its approaching velocity)
+  // symplectic Euler, then the collider response
   parallelFor(
       p.size(), EDDY_KERNEL(Index i) {
-        Vec3 vi = v[i] + acc[i] * dt;
-        Vec3 xi = x[i] + vi * dt;
-        sweepAll(cs, nc, x[i], xi, r, time, dt, &vi);
-        collideAll(cs, nc, xi, vi, r, time);
+        Vec3 vi = v[i] + acc[i] * dt, xi = x[i];
+        moveThroughColliders(cs, nc, xi, vi, r, time, dt);
         v[i] = vi;
         x[i] = xi;
       });
