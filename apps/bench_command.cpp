@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -46,6 +47,9 @@ struct SizeResult {
   std::array<double, kStepPhases.size()> phaseMs{};  // mean per substep
   double particlesPerSecond = 0;
   double memoryMiB = 0;
+  double dt = 0;              // s, the substep timed
+  double msPerSimulated = 0;  // the median substep over dt: GPU (or CPU) ms per simulated second
+  double iterations = 0;      // dfsph: pressure iterations per substep (both solves), mean
 };
 
 double shapeVolume(const ShapeDesc& s) {
@@ -169,6 +173,8 @@ SizeResult measure(const SceneDesc& base, double volume, long long n, Backend ba
   // tail: they give the substep time.
   std::vector<double> samples;
   double phased = 0;
+  const std::int64_t iterationsBefore =
+      sim->profile().densityIterations + sim->profile().divergenceIterations;
   for (int done = 0; done < o.substeps;) {
     const int batch = std::min(o.substeps - done, Profile::kStepHistory);
     for (int i = 0; i < batch; ++i) {
@@ -194,6 +200,9 @@ SizeResult measure(const SceneDesc& base, double volume, long long n, Backend ba
   r.maxMs = *std::max_element(samples.begin(), samples.end());
   r.particlesPerSecond = r.medianMs > 0 ? double(r.particles) / (r.medianMs / 1000.0) : 0.0;
   r.memoryMiB = double(sim->deviceMemoryBytes()) / (1024.0 * 1024.0);
+  r.dt = double(dt);
+  r.msPerSimulated = r.medianMs / r.dt;
+  r.iterations = double(p.densityIterations + p.divergenceIterations - iterationsBefore) / double(o.substeps);
   return r;
 }
 
@@ -217,11 +226,12 @@ void printHeader(const BenchOptions& o, Backend backend) {
               o.warmup);
   // mpm fills the same profile slots with its own stages (src/solvers/mpm/moving_least_squares_mpm.h)
   if (o.solver == "mpm")
-    std::printf("%10s %11s %9s %9s %9s %9s %9s %9s %9s %13s %9s\n", "particles", "ms/substep", "bin", "-",
+    std::printf("%10s %11s %9s %9s %9s %9s %9s %9s %9s %13s %9s", "particles", "ms/substep", "bin", "-",
                 "pack", "p2g+grid", "-", "-", "g2p", "Mparticles/s", "MiB");
   else
-    std::printf("%10s %11s %9s %9s %9s %9s %9s %9s %9s %13s %9s\n", "particles", "ms/substep", "grid",
-                "lists", "density", "correct", "collide", "visc/vort", "integrate", "Mparticles/s", "MiB");
+    std::printf("%10s %11s %9s %9s %9s %9s %9s %9s %9s %13s %9s", "particles", "ms/substep", "grid", "lists",
+                "density", "correct", "collide", "visc/vort", "integrate", "Mparticles/s", "MiB");
+  std::printf(" %10s %9s%s\n", "dt ms", "ms/sim-s", o.solver == "dfsph" ? " iterations" : "");
   std::printf("%10s %11s %40s\n", "", "(median)", "(mean ms per substep, with phase timers)");
   std::fflush(stdout);
 }
@@ -232,7 +242,10 @@ void printRow(const SizeResult& r) {
   } else {
     std::printf("%10lld %11.3f", r.particles, r.medianMs);
     for (double ms : r.phaseMs) std::printf(" %9.3f", ms);
-    std::printf(" %13.2f %9.1f\n", r.particlesPerSecond / 1e6, r.memoryMiB);
+    std::printf(" %13.2f %9.1f %10.4f %9.1f", r.particlesPerSecond / 1e6, r.memoryMiB, 1000 * r.dt,
+                r.msPerSimulated);
+    if (r.iterations > 0) std::printf(" %10.1f", r.iterations);
+    std::printf("\n");
   }
   std::fflush(stdout);
 }
@@ -256,6 +269,9 @@ nlohmann::ordered_json resultJson(const SizeResult& r) {
   j["phases"] = phases;
   j["particles_per_second"] = r.particlesPerSecond;
   j["memory_mib"] = r.memoryMiB;
+  j["substep_s"] = r.dt;
+  j["ms_per_simulated_second"] = r.msPerSimulated;
+  if (r.iterations > 0) j["pressure_iterations_per_substep"] = r.iterations;
   return j;
 }
 
@@ -279,7 +295,7 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& o) {
       "Time simulation substeps of a dam break at several particle counts (its substep scaled with the "
       "spacing, so that the flow moves as many spacings a substep at every size) and print a per-phase "
       "table (optionally JSON). Nothing else is written.");
-  sub->add_option("--solver", o.solver, "Solver to time: pbf, wcsph or mpm.")
+  sub->add_option("--solver", o.solver, "Solver to time: pbf, wcsph, dfsph or mpm.")
       ->type_name("pbf|wcsph")
       ->capture_default_str();
   sub->add_option("--particles", o.particles,
