@@ -10,8 +10,9 @@ namespace attr_dfsph {
 // the stiffness kappa = p / rho^2 of the last constant-density and divergence solves (warm starts)
 constexpr const char* kDensityKappa = "dfsph_density_kappa";
 constexpr const char* kDivergenceKappa = "dfsph_divergence_kappa";
-constexpr const char* kFactor = "dfsph_factor";                   // alpha = 1 / D
-constexpr const char* kStep = "dfsph_step_kappa";                 // this iteration's kappa
+constexpr const char* kFactor = "dfsph_factor";  // alpha = 1 / D
+// the position and this iteration's kappa, packed so that the velocity pass reads a neighbour in one load
+constexpr const char* kPositionStep = "dfsph_position_step";
 constexpr const char* kError = "dfsph_error";                     // this iteration's error, for the mean
 constexpr const char* kSmoothing = "dfsph_xsph";                  // the XSPH velocity change
 constexpr const char* kCorrection = "dfsph_gradient_correction";  // L^-1 (SymmetricMatrix)
@@ -46,7 +47,7 @@ void DivergenceFreeSph::setup(StepContext& ctx) {
   p.addAttribute(attr_dfsph::kDensityKappa, 1);
   p.addAttribute(attr_dfsph::kDivergenceKappa, 1);
   p.addAttribute(attr_dfsph::kFactor, 1, false);
-  p.addAttribute(attr_dfsph::kStep, 1, false);
+  p.addAttribute(attr_dfsph::kPositionStep, 4, false);
   p.addAttribute(attr_dfsph::kError, 1, false);
   p.addAttribute(attr_dfsph::kSmoothing, 3, false);
   p.addAttribute(attr_dfsph::kCorrection, 6, false);
@@ -188,8 +189,8 @@ int DivergenceFreeSph::solve(StepContext& ctx, Real dt) {
   int iterations = 0;
   for (;; ++iterations) {
     stiffnessPass<Divergence, false>(ctx, dt);
-    double mean = ctx.prims.sum(error, n) / double(n);
-    bool converged = iterations >= fewest && mean <= tolerance;
+    // the mean error is read back (a wait for the device) only once the solve may stop
+    bool converged = iterations >= fewest && ctx.prims.sum(error, n) / double(n) <= tolerance;
     if (converged || iterations >= settings_.maxIterations) break;
     velocityPass<Divergence>(ctx, dt, false);
   }
@@ -207,7 +208,7 @@ void DivergenceFreeSph::stiffnessPass(StepContext& ctx, Real dt) {
   const Vec3* v = p.vec3(attr::kVelocity).data;
   const Real* rho = p.real(attr::kDensity).data;
   const Real* factor = p.real(attr_dfsph::kFactor).data;
-  Real* step = p.real(attr_dfsph::kStep).data;
+  Vec4* step = p.vec4(attr_dfsph::kPositionStep).data;
   Real* error = p.real(attr_dfsph::kError).data;
   Real* total = p.real(Divergence ? attr_dfsph::kDivergenceKappa : attr_dfsph::kDensityKappa).data;
   NeighborView nb = ctx.grid.neighbors();
@@ -235,15 +236,15 @@ void DivergenceFreeSph::stiffnessPass(StepContext& ctx, Real dt) {
         if (WarmStart) {
           bool compressed = Divergence ? rate > 0 : rho[i] + rate * dt > rho0;
           Real kappa = compressed ? Real(0.5) * total[i] : Real(0);
-          step[i] = kappa;
+          step[i] = withW(xi, kappa);
           total[i] = kappa;
         } else if (Divergence) {
           Real r = n >= kDivergenceNeighbors ? fmaxf(rate, Real(0)) : Real(0);
-          step[i] = r * factor[i] / dt;
+          step[i] = withW(xi, r * factor[i] / dt);
           error[i] = r * dt / rho0;
         } else {
           Real e = fmaxf(rho[i] + rate * dt - rho0, Real(0));
-          step[i] = e * factor[i] / (dt * dt);
+          step[i] = withW(xi, e * factor[i] / (dt * dt));
           error[i] = e / rho0;
         }
       });
@@ -254,9 +255,8 @@ void DivergenceFreeSph::stiffnessPass(StepContext& ctx, Real dt) {
 template <bool Divergence>
 void DivergenceFreeSph::velocityPass(StepContext& ctx, Real dt, bool warmStart) {
   ParticleSet& p = ctx.particles;
-  const Vec3* x = p.vec3(attr::kPosition).data;
   Vec3* v = p.vec3(attr::kVelocity).data;
-  const Real* step = p.real(attr_dfsph::kStep).data;
+  const Vec4* step = p.vec4(attr_dfsph::kPositionStep).data;
   const SymmetricMatrix* correction = p.array<SymmetricMatrix>(attr_dfsph::kCorrection).data;
   Real* total = p.real(Divergence ? attr_dfsph::kDivergenceKappa : attr_dfsph::kDensityKappa).data;
   Vec3* totalGradient = p.vec3(attr_dfsph::kKappaGradient).data;
@@ -274,15 +274,17 @@ void DivergenceFreeSph::velocityPass(StepContext& ctx, Real dt, bool warmStart) 
   bool restart = warmStart && (Divergence || !settings_.divergenceSolve);
   parallelFor(
       p.size(), EDDY_KERNEL(Index i) {
-        Vec3 xi = x[i];
-        Real ki = step[i];
+        Vec4 own = step[i];
+        Vec3 xi = xyz(own);
+        Real ki = own.w;
         Vec3 a{}, g{};  // g = sum_j (kappa_j - kappa_i) grad W_ij = L_i grad kappa
         Index n = nb.count(i);
         for (Index s = 0; s < n; ++s) {
           Index j = nb.at(i, s);
-          Vec3 d = xi - x[j];
+          Vec4 other = step[j];
+          Vec3 d = xi - xyz(other);
           Vec3 w = k.spikyGradientSquared(d, dot(d, d));
-          Real kj = step[j];
+          Real kj = other.w;
           a -= w * (ki + kj);
           g += w * (kj - ki);
         }
