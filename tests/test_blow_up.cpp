@@ -52,11 +52,13 @@ void expectStopsWithinOneSubstep(const char* solver, Vec3 x, Vec3 v, const char*
   for (std::string part : {std::string("frame 3"), std::string("solver ") + solver,
                            std::string("Likely cause"), std::string("Change:")})
     EXPECT_NE(msg.find(part), std::string::npos) << "'" << part << "' not in: " << msg;
+  // the advice names the solver's own keys (DFSPH's once named PBF's iterations)
+  if (std::string(solver) == "dfsph") EXPECT_NE(msg.find("dfsph.cfl"), std::string::npos) << msg;
 }
 
 TEST(BlowUp, NanPositionStopsEverySolverWithinOneSubstep) {
   const Real nan = std::numeric_limits<Real>::quiet_NaN();
-  for (const char* solver : {"pbf", "wcsph", "mpm"}) {
+  for (const char* solver : {"pbf", "wcsph", "dfsph", "mpm"}) {
     expectStopsWithinOneSubstep(solver, {nan, 0.2f, 0.2f}, {0, 0, 0}, "NaN position");
     // the report names the particle by id (particle 7 holds id 7 until the first sort; after it, some id)
     std::int64_t a = 0, b = 0;
@@ -68,13 +70,13 @@ TEST(BlowUp, NanPositionStopsEverySolverWithinOneSubstep) {
 
 TEST(BlowUp, NanVelocityStopsEverySolverWithinOneSubstep) {
   const Real nan = std::numeric_limits<Real>::quiet_NaN();
-  for (const char* solver : {"pbf", "wcsph", "mpm"})
+  for (const char* solver : {"pbf", "wcsph", "dfsph", "mpm"})
     expectStopsWithinOneSubstep(solver, {0.2f, 0.2f, 0.2f}, {0, nan, 0}, "NaN velocity");
 }
 
 TEST(BlowUp, ParticleFarOutsideTheDomainStopsSphSolvers) {
-  // MPM clamps every particle into its grid; PBF and WCSPH check where particles are
-  for (const char* solver : {"pbf", "wcsph"}) {
+  // MPM clamps every particle into its grid; the SPH solvers check where particles are
+  for (const char* solver : {"pbf", "wcsph", "dfsph"}) {
     std::int64_t before = 0, after = 0;
     std::string msg = injectAndRun(solver, {0.3f, 50, 0.3f}, {0, 0, 0}, after, before);
     EXPECT_NE(msg.find("left the domain"), std::string::npos) << solver << ": " << msg;
@@ -83,7 +85,7 @@ TEST(BlowUp, ParticleFarOutsideTheDomainStopsSphSolvers) {
 }
 
 TEST(BlowUp, HealthyRunsDoNotStop) {
-  for (const char* solver : {"pbf", "wcsph", "mpm"}) {
+  for (const char* solver : {"pbf", "wcsph", "dfsph", "mpm"}) {
     auto sim = createSimulation(
         loadScene("", {std::string("solver=") + solver, "fluid.spacing=0.04", "mpm.grid_resolution=20"}),
         Backend::Cpu);
