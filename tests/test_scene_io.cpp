@@ -518,6 +518,25 @@ TEST(SceneIo, OverrideValuesAreValidatedLikeTheFile) {
       {"/solver: unknown value 'flip'; allowed values: pbf, wcsph, dfsph, mpm", "--set 'solver=flip'"});
 }
 
+// DFSPH's keys: each range, and the iteration bounds against each other
+TEST(SceneIo, DfsphKeysAreValidated) {
+  const std::string dam = scenePath("dam_break.json");
+  expectInputError([&] { loadScene(dam, {"dfsph.cfl=0"}); }, {"dam_break.json: /dfsph/cfl", "0"});
+  expectInputError([&] { loadScene(dam, {"dfsph.max_density_error=-1"}); },
+                   {"/dfsph/max_density_error", "> 0"});
+  expectInputError([&] { loadScene(dam, {"dfsph.xsph=2"}); }, {"/dfsph/xsph"});
+  expectInputError([&] { loadScene(dam, {"dfsph.min_iterations=0"}); }, {"/dfsph/min_iterations"});
+  expectInputError(
+      [&] {
+        loadScene(dam, {"dfsph.min_iterations=20", "dfsph.max_iterations=10"});
+      },
+      {"/dfsph/max_iterations: must be at least dfsph.min_iterations (20)"});
+  expectInputError([&] { loadScene(dam, {"dfsph.divergence_solve=maybe"}); }, {"/dfsph/divergence_solve"});
+  SceneDesc s = loadScene(dam, {"solver=dfsph", "dfsph.max_iterations=50", "dfsph.divergence_solve=false"});
+  EXPECT_EQ(s.dfsph.maxIterations, 50);
+  EXPECT_FALSE(s.dfsph.divergenceSolve);
+}
+
 TEST(SceneIo, MalformedOverridesNameSetAndTheText) {
   const std::string dam = scenePath("dam_break.json");
   expectInputError([&] { loadScene(dam, {"pbf.iterations"}); },
