@@ -16,7 +16,7 @@ constexpr const char* kPositionStep = "dfsph_position_step";
 constexpr const char* kError = "dfsph_error";                     // this iteration's error, for the mean
 constexpr const char* kSmoothing = "dfsph_xsph";                  // the XSPH velocity change
 constexpr const char* kCorrection = "dfsph_gradient_correction";  // L^-1 (SymmetricMatrix)
-// the gradient of the constant-density solve's kappa (its mirror's variation along the walls)
+// the gradient of both solves' kappa, as the pressure is (its mirror's variation along the walls)
 constexpr const char* kKappaGradient = "dfsph_density_kappa_gradient";
 }  // namespace attr_dfsph
 
