@@ -20,7 +20,6 @@
 
 namespace eddy::EDDY_NS {
 
-// everything a substep reads (constant model) and writes (mutable state)
 // see Solver::wallTerms
 struct WallTerms {
   // where the mirror's pressure varies along the walls (wallLateralAcceleration): each particle's gradient
@@ -30,6 +29,7 @@ struct WallTerms {
   bool stepAtLeastZero = false;  // see wallPressureAcceleration
 };
 
+// everything a substep reads (constant model) and writes (mutable state)
 struct StepContext {
   const SceneDesc& scene;
   ParticleSet& particles;
