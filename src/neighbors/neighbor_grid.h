@@ -1,9 +1,10 @@
-// Uniform-grid neighbour search with cell size h. Cells are keyed by a periodic Morton code of their
-// integer coordinates: an unbounded domain works (far cells share keys and are told apart by the distance
-// test), neighbouring cells stay close in memory, and the 27 cells around a particle always have distinct
-// keys. Particles are sorted by key with a counting sort over a table of keys small enough to stay in the
-// GPU's L2 cache, which also gives every key's run of sorted particles; every persistent attribute is
-// reordered. Within a key particles keep their previous order, as with a stable sort, on every backend.
+// Uniform-grid neighbour search with cell size h. Cells are keyed periodically by their integer
+// coordinates: an unbounded domain works (far cells share keys and are told apart by the distance test),
+// neighbouring cells stay close in memory, and the 27 cells around a particle always have distinct keys.
+// The key order depends on the backend (see kCellRows). Particles are sorted by key with a counting sort over
+// a table of keys small enough to stay in the GPU's L2 cache, which also gives every key's run of sorted
+// particles; every persistent attribute is reordered. Within a key particles keep their previous order, as
+// with a stable sort, on every backend.
 #pragma once
 
 #include <cmath>
@@ -15,6 +16,16 @@
 #include "sim/particle_set.h"
 
 namespace eddy::EDDY_NS {
+
+// The order of the cells' keys. On the CPU: rows along x, the rows in a Morton order of (y, z), so that the
+// three cells of a row are one run of sorted particles and a search walks 9 runs instead of 27 cells (the
+// list build 11 % faster on 2 cores). On CUDA: a 3-D Morton order, which keeps a warp's 32 particles in a
+// compact block of cells (rows made the list build 5 % slower on an H100, the passes over the lists 2-9 %).
+#if EDDY_BACKEND_CUDA
+inline constexpr bool kCellRows = false;
+#else
+inline constexpr bool kCellRows = true;
+#endif
 
 struct GridView {
   const std::uint32_t* sortedKeys = nullptr;
@@ -33,6 +44,14 @@ struct GridView {
     v = (v | (v << 8)) & 0x0300f00fu;
     v = (v | (v << 4)) & 0x030c30c3u;
     v = (v | (v << 2)) & 0x09249249u;
+    return v;
+  }
+  EDDY_HD static std::uint32_t spreadPairs(std::uint32_t v) {
+    // insert a zero bit between each of the low 8 bits
+    v &= 0xffu;
+    v = (v | (v << 4)) & 0x0f0fu;
+    v = (v | (v << 2)) & 0x3333u;
+    v = (v | (v << 1)) & 0x5555u;
     return v;
   }
   // Clamped to +-2^30 before the conversion: a particle beyond 2^31 cells (emitted far outside the domain,
@@ -56,12 +75,34 @@ struct GridView {
     cz = cellIndex(p.z * invCellSize);
   }
   EDDY_HD std::uint32_t key(int cx, int cy, int cz) const {
+    if constexpr (kCellRows) return rowKey(cy, cz) | (std::uint32_t(cx) & axisMask);
     return spread(std::uint32_t(cx) & axisMask) | (spread(std::uint32_t(cy) & axisMask) << 1) |
            (spread(std::uint32_t(cz) & axisMask) << 2);
   }
-  // calls f(begin, end) for the run of sorted particles of each of the 27 cells around p that comes within
-  // one cell size of p (distance to particles not checked); about a quarter of the edge and corner cells
-  // are skipped
+  // with kCellRows, a row's key: (y, z) in Morton order, shifted past the bits of x
+  EDDY_HD std::uint32_t rowKey(int cy, int cz) const {
+    return (spreadPairs(std::uint32_t(cy) & axisMask) | (spreadPairs(std::uint32_t(cz) & axisMask) << 1))
+           << axisBits;
+  }
+  // with kCellRows: calls f(begin, end) for the sorted particles of the row's cells lo..hi (at most five),
+  // one run of consecutive keys, or two where the cells wrap around the periodic tile
+  template <class F>
+  EDDY_HD void forEachRun(std::uint32_t row, int lo, int hi, F& f) const {
+    std::uint32_t a = std::uint32_t(lo) & axisMask, b = std::uint32_t(hi) & axisMask;
+    auto run = [&](std::uint32_t first, std::uint32_t last) {
+      std::uint32_t begin = keyStarts[row | first], end = keyStarts[(row | last) + 1];
+      if (end > begin) f(begin, end);
+    };
+    if (a <= b) {
+      run(a, b);
+    } else {
+      run(a, axisMask);
+      run(0, b);
+    }
+  }
+  // calls f(begin, end) for the sorted particles of the 27 cells around p that come within one cell size
+  // of p (distance to particles not checked), a run per cell or, with kCellRows, per row of up to three
+  // cells; about a quarter of the edge and corner cells are skipped
   template <class F>
   EDDY_HD void forEachCell(Vec3 p, F&& f) const {
     Vec3 u = p * invCellSize;
@@ -71,6 +112,20 @@ struct GridView {
     // error that grows with its magnitude, so a cell is skipped only when it is clearly beyond reach
     Real lx = u.x - fx, ly = u.y - fy, lz = u.z - fz;
     Real reach = Real(1.01) + Real(1e-5) * fmaxf(fabsf(u.x), fmaxf(fabsf(u.y), fabsf(u.z)));
+    if constexpr (kCellRows) {
+      // a row's end cells are dropped where out of reach
+      Real low = lx * lx, high = (1 - lx) * (1 - lx);
+      for (int dz = -1; dz <= 1; ++dz) {
+        Real gz = dz < 0 ? lz * lz : (dz > 0 ? (1 - lz) * (1 - lz) : Real(0));
+        for (int dy = -1; dy <= 1; ++dy) {
+          Real gy = gz + (dy < 0 ? ly * ly : (dy > 0 ? (1 - ly) * (1 - ly) : Real(0)));
+          if (gy >= reach) continue;
+          forEachRun(rowKey(cy + dy, cz + dz), gy + low < reach ? cx - 1 : cx,
+                     gy + high < reach ? cx + 1 : cx, f);
+        }
+      }
+      return;
+    }
     // the Morton parts of the three neighbouring coordinates per axis, spread once (9, not 81)
     std::uint32_t kx0 = spread(std::uint32_t(cx - 1) & axisMask), kx1 = spread(std::uint32_t(cx) & axisMask),
                   kx2 = spread(std::uint32_t(cx + 1) & axisMask);
@@ -110,12 +165,20 @@ struct GridView {
     for (int dz = -2; dz <= 2; ++dz) {
       Real gz = gap(dz, lz);
       gz *= gz;
-      std::uint32_t kz = spread(std::uint32_t(cz + dz) & axisMask) << 2;
       for (int dy = -2; dy <= 2; ++dy) {
         Real gy = gap(dy, ly);
         gy = gz + gy * gy;
         if (gy >= reach) continue;
-        std::uint32_t kyz = kz | (spread(std::uint32_t(cy + dy) & axisMask) << 1);
+        if constexpr (kCellRows) {
+          // the row's cells within reach are consecutive around cx: trim each end
+          int lo = -2, hi = 2;
+          while (lo < 0 && gy + gap(lo, lx) * gap(lo, lx) >= reach) ++lo;
+          while (hi > 0 && gy + gap(hi, lx) * gap(hi, lx) >= reach) --hi;
+          forEachRun(rowKey(cy + dy, cz + dz), cx + lo, cx + hi, f);
+          continue;
+        }
+        std::uint32_t kyz = (spread(std::uint32_t(cz + dz) & axisMask) << 2) |
+                            (spread(std::uint32_t(cy + dy) & axisMask) << 1);
         for (int dx = -2; dx <= 2; ++dx) {
           Real gx = gap(dx, lx);
           if (gy + gx * gx >= reach) continue;
