@@ -96,7 +96,7 @@ void WeaklyCompressibleSph::densityAndPressure(StepContext& ctx, Real dt) {
     computeDensity(ctx, asConst(xv), p.real(attr::kDensity), ctx.time);
   const Vec3* x = xv.data;
   const Vec3* v = p.vec3(attr::kVelocity).data;
-  Real* rho = p.real(attr::kDensity).data;
+  const Real* rho = p.real(attr::kDensity).data;
   // the integrated density's new value comes through a scratch array: its pass read the old ones
   const Real* next = continuity() ? p.real(attr_wcsph::kNextDensity).data : nullptr;
   Vec4* xp = p.vec4(attr_wcsph::kPositionPressure).data;
@@ -106,7 +106,6 @@ void WeaklyCompressibleSph::densityAndPressure(StepContext& ctx, Real dt) {
   parallelFor(
       p.size(), EDDY_KERNEL(Index i) {
         Real ri = next ? next[i] : rho[i];
-        if (next) rho[i] = ri;
         xp[i] = withW(x[i], eos.pressure(ri) / (ri * ri));
         vr[i] = withW(v[i], ri);
       });
@@ -217,6 +216,10 @@ void WeaklyCompressibleSph::integrate(StepContext& ctx, Real dt) {
   Vec3* x = p.vec3(attr::kPosition).data;
   Vec3* v = p.vec3(attr::kVelocity).data;
   const Vec3* acc = p.vec3(attr_wcsph::kAcceleration).data;
+  Real* rho = p.real(attr::kDensity).data;
+  // the integrated density becomes the density here, outside findNeighbors' work: a second try after a
+  // list overflow integrates it again from the old one (it was set in the work, and integrated twice)
+  const Real* next = continuity() ? p.real(attr_wcsph::kNextDensity).data : nullptr;
   const ColliderData* cs = ctx.colliders.data;
   int nc = int(ctx.colliders.size);
   Real r = ctx.particleRadius, time = ctx.time + dt;
@@ -227,6 +230,7 @@ void WeaklyCompressibleSph::integrate(StepContext& ctx, Real dt) {
         moveThroughColliders(cs, nc, xi, vi, r, time, dt);
         v[i] = vi;
         x[i] = xi;
+        if (next) rho[i] = next[i];
       });
 }
 
