@@ -109,10 +109,11 @@ TEST(Probes, WallPressureIsHydrostaticAndTheFloorCarriesTheWeight) {
 }
 
 // DFSPH's tank (issue 13 asks 1 % at each depth and for the floor): its pressure is the stiffness both
-// solves found, kappa rho^2. Measured after 2.5 s: the probes -6.2 % .. +1.8 %, the shallowest lowest; the
-// domain carries the weight within 0.35 % (the walls' push along the side walls, about 1.4 % of the weight,
-// counted). The gauge reads 4.7 mm under the top particles (1.6 mm for WCSPH's tank): the lattice has given
-// way to a disordered packing at the same density.
+// solves found, kappa rho^2. Measured after 2.5 s: the four deeper probes -0.6 % .. +0.3 %, the shallowest
+// (4 spacings down) -5.6 % (before the walls' term in the density rate counted the mirror's velocity:
+// -6.2 % .. +1.8 %); the domain carries the weight within 0.26 % (the walls' push along the side walls, about
+// 1.4 % of the weight, counted). The gauge reads 2.4 mm under the top particles (1.6 mm for WCSPH's tank):
+// the lattice has given way to a disordered packing at the same density.
 TEST(Probes, DfsphWallPressureIsNearHydrostaticAndTheDomainCarriesTheWeight) {
   expectHydrostatic(readTank({"solver=dfsph"}, 120, 30), 0.07, 0.02);
 }

@@ -137,8 +137,8 @@ void DivergenceFreeSph::densityAndFactor(StepContext& ctx) {
         a = a * m;
         Vec3 b = gradWall * rho0;
         // kappa_i changes v_i by -dt s kappa_i (a + 2 b) and v_j by dt s kappa_i m grad W_ij (s the gradient
-        // scale), and d rho_i / dt = s (sum_j m (v_i - v_j) . grad W_ij + b . v_i)
-        Real denominator = scale2 * (dot(a + b * 2, a + b) + squares * m * m);
+        // scale), and d rho_i / dt = s (sum_j m (v_i - v_j) . grad W_ij + 2 b . v_i) (the mirror's velocity)
+        Real denominator = scale2 * (dot(a + b * 2, a + b * 2) + squares * m * m);
         rho[i] = m * (sum + k.poly6(0)) + rho0 * beyond;
         // a particle alone (no neighbour, no wall) has no pressure to solve for
         factor[i] = denominator > Real(1e-30) * rho0 * rho0 ? 1 / denominator : Real(0);
@@ -232,7 +232,8 @@ void DivergenceFreeSph::stiffnessPass(StepContext& ctx, Real dt) {
         wall.forEachWallShare(cs, nc, xi, time, [&](int c, Vec3 g, Vec3 at) {
           walls += dot(vi - colliderVelocityAt(cs[c], at, time), g);
         });
-        Real rate = sm * fluid + sWall * walls;  // d rho_i / dt
+        // d rho_i / dt; the mirror beyond each wall moves at -(v_i - v_wall) relative to it, hence 2
+        Real rate = sm * fluid + 2 * sWall * walls;
         if (WarmStart) {
           bool compressed = Divergence ? rate > 0 : rho[i] + rate * dt > rho0;
           Real kappa = compressed ? Real(0.5) * total[i] : Real(0);
