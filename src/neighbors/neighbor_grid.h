@@ -165,6 +165,7 @@ struct GridView {
     for (int dz = -2; dz <= 2; ++dz) {
       Real gz = gap(dz, lz);
       gz *= gz;
+      std::uint32_t kz = spread(std::uint32_t(cz + dz) & axisMask) << 2;
       for (int dy = -2; dy <= 2; ++dy) {
         Real gy = gap(dy, ly);
         gy = gz + gy * gy;
@@ -177,8 +178,7 @@ struct GridView {
           forEachRun(rowKey(cy + dy, cz + dz), cx + lo, cx + hi, f);
           continue;
         }
-        std::uint32_t kyz = (spread(std::uint32_t(cz + dz) & axisMask) << 2) |
-                            (spread(std::uint32_t(cy + dy) & axisMask) << 1);
+        std::uint32_t kyz = kz | (spread(std::uint32_t(cy + dy) & axisMask) << 1);
         for (int dx = -2; dx <= 2; ++dx) {
           Real gx = gap(dx, lx);
           if (gy + gx * gx >= reach) continue;
