@@ -15,6 +15,7 @@
 #include "emitters/volume_emitter.h"
 #include "mpm_harness.h"
 #include "solvers/mpm/moving_least_squares_mpm.h"
+#include "solvers/mpm/particle_to_grid.h"
 #include "test_support.h"
 
 namespace eddy {
@@ -109,6 +110,60 @@ void expectConservingTransfer(const std::string& transfer) {
 TEST(MpmTransfer, ApicConservesMassAndMomentum) { expectConservingTransfer("apic"); }
 TEST(MpmTransfer, PicConservesMassAndMomentum) { expectConservingTransfer("pic"); }
 TEST(MpmTransfer, FlipConservesMassAndMomentum) { expectConservingTransfer("flip"); }
+
+// The transfer by node (small grids) and by tile (large ones) sum the same terms in different orders: every
+// node's mass and velocity agree to round-off. About 30 particles a cell, so that a slab of a tile holds more
+// particles than its shared scratch and is taken in parts.
+TEST(MpmTransfer, GatherByTileMatchesGatherByNode) {
+  SceneDesc scene = parseScene(kTransferScene, "transfer.json", {"fluid.spacing=0.02"});
+  MpmHarness h(scene);
+  ASSERT_GT(h.size(), 5000);
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> u(-1, 1);
+  for (Index i = 0; i < h.size(); ++i) {
+    h.v()[i] = Vec3{u(rng), u(rng), u(rng)};
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) h.affine()[i].m[r][c] = 2 * u(rng);
+    h.j()[i] = 1 + 0.05f * u(rng);
+  }
+  const Real dt = 1e-4f;
+  StepContext ctx = h.context();
+  h.solver.bin(ctx);
+  h.solver.pack(ctx, dt);
+  const cpu::MpmGrid& grid = h.solver.grid();
+  const auto* in = h.particles.array<cpu::MpmPacked>(cpu::attr_mpm::kPacked).data;
+  std::vector<Vec4> byNode(std::size_t(grid.nodeCount())), byTile(byNode.size());
+  cpu::GridUpdate update;
+  update.forces = scene.forces;
+  update.colliders = h.colliders.data();
+  update.colliderCount = int(h.colliders.size());
+  update.dt = dt;
+  update.tolerance = 1e-3f * grid.view().dx;
+  update.nodes = byNode.data();
+  cpu::gatherByNode(grid, in, update);
+  update.nodes = byTile.data();
+  cpu::gatherByTile(grid, in, update);
+  double mass = 0, largestMass = 0, largestVelocity = 0;
+  int reached = 0;
+  for (std::size_t k = 0; k < byNode.size(); ++k) {
+    mass += byNode[k].w;
+    reached += byNode[k].w > 0;
+    largestMass = std::max(largestMass, double(std::abs(byTile[k].w - byNode[k].w)) / byNode[k].w);
+    if (byNode[k].w == 0) {
+      EXPECT_EQ(byTile[k].w, 0) << "node " << k;
+      continue;
+    }
+    Vec3 d = xyz(byTile[k]) - xyz(byNode[k]);
+    largestVelocity =
+        std::max(largestVelocity, double(length(d)) / std::max(1.0, double(length(xyz(byNode[k])))));
+  }
+  std::printf("  %d nodes reached: largest difference mass %.2e, velocity %.2e\n", reached, largestMass,
+              largestVelocity);
+  EXPECT_GT(reached, 500);
+  EXPECT_NEAR(mass, double(h.size()) * h.mass(0), 1e-4 * mass);
+  EXPECT_LE(largestMass, 1e-5);
+  EXPECT_LE(largestVelocity, 1e-5);
+}
 
 // the weights of one particle sum to one and reproduce linear functions
 TEST(MpmTransfer, BsplineWeightsPartitionUnityAndReproduceLinear) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "solvers/fluid_common.h"
+#include "solvers/mpm/particle_to_grid.h"
 
 namespace eddy::EDDY_NS {
 
@@ -18,20 +19,6 @@ namespace {
 // there up to rounding
 constexpr Real kWallTolerance = Real(1e-3);
 
-EDDY_HD inline Mat3 unpackAffine(const MpmPacked& q) {
-  Mat3 a;
-  a.m[0][0] = q.momentum.w;
-  a.m[0][1] = q.affine1.x;
-  a.m[0][2] = q.affine1.y;
-  a.m[1][0] = q.affine1.z;
-  a.m[1][1] = q.affine1.w;
-  a.m[1][2] = q.affine2.x;
-  a.m[2][0] = q.affine2.y;
-  a.m[2][1] = q.affine2.z;
-  a.m[2][2] = q.affine2.w;
-  return a;
-}
-
 EDDY_HD inline MpmPacked packParticle(Vec3 x, Real mass, Vec3 momentum, const Mat3& a) {
   MpmPacked q;
   q.position = withW(x, mass);
@@ -39,49 +26,6 @@ EDDY_HD inline MpmPacked packParticle(Vec3 x, Real mass, Vec3 momentum, const Ma
   q.affine1 = Vec4{a.m[0][1], a.m[0][2], a.m[1][0], a.m[1][1]};
   q.affine2 = Vec4{a.m[1][2], a.m[2][0], a.m[2][1], a.m[2][2]};
   return q;
-}
-
-// the grid velocity v at a wall with unit normal n (into the material) of collider c moving at vc
-EDDY_HD inline Vec3 wallVelocity(Vec3 v, Vec3 vc, Vec3 n, const ColliderData& c, MpmBoundary mode) {
-  if (mode == MpmBoundary::Sticky) return vc;
-  Vec3 rel = v - vc;
-  Real vn = dot(rel, n);
-  if (vn >= 0) {
-    // separate: a node moving away from the wall is free; slip: no normal relative velocity
-    return mode == MpmBoundary::Separate ? v : vc + (rel - n * vn);
-  }
-  // approaching: restitution (separate only: slip would take the rebound away again) and friction
-  Real e = mode == MpmBoundary::Separate ? c.restitution : Real(0);
-  return vc + contactVelocity(rel, n, e, c.friction, c.staticFriction);
-}
-
-// one axis of a box container: the low face (normal +axis into the box) and the high face
-EDDY_HD inline void boxContainerAxis(Real p, Real halfExtent, Vec3 axis, Real tol, Vec3& v, Vec3 vc,
-                                     const ColliderData& c, MpmBoundary mode) {
-  if (p + halfExtent <= tol) v = wallVelocity(v, vc, axis, c, mode);
-  if (halfExtent - p <= tol) v = wallVelocity(v, vc, -axis, c, mode);
-}
-
-// every collider's condition on the velocity v of the node at x. Inside a box container (the domain) each
-// face the node is on or beyond acts with its own normal, so an edge or corner node holds against both
-// walls; any other shape acts through its signed distance and normal.
-EDDY_HD inline void nodeBoundary(const ColliderData* cs, int nc, Vec3 x, Vec3& v, Real t, Real tol,
-                                 MpmBoundary mode) {
-  for (int c = 0; c < nc; ++c) {
-    const ColliderData& cd = cs[c];
-    Vec3 vc = colliderVelocityAt(cd, x, t);
-    if (cd.kind == ShapeKind::Box && cd.container) {
-      Quat q = colliderOrientation(cd, t);
-      Vec3 local = toLocal(cd, q, x - colliderCenter(cd, t));
-      boxContainerAxis(local.x, cd.halfExtents.x, toWorld(cd, q, Vec3{1, 0, 0}), tol, v, vc, cd, mode);
-      boxContainerAxis(local.y, cd.halfExtents.y, toWorld(cd, q, Vec3{0, 1, 0}), tol, v, vc, cd, mode);
-      boxContainerAxis(local.z, cd.halfExtents.z, toWorld(cd, q, Vec3{0, 0, 1}), tol, v, vc, cd, mode);
-      continue;
-    }
-    Vec3 n;
-    Real phi = signedDistance(cd, x, t, &n);
-    if (phi <= tol) v = wallVelocity(v, vc, n, cd, mode);
-  }
 }
 
 // clamps one coordinate into [lo, hi]; the velocity loses its outward part
@@ -289,70 +233,17 @@ void MovingLeastSquaresMpm::pack(StepContext& ctx, Real dt) {
 
 void MovingLeastSquaresMpm::particleToGrid(StepContext& ctx, Real dt) {
   ctx.timers.mark(Phase::PositionCorrection);
-  MpmGridView g = grid_.view();
-  const std::uint32_t* first = grid_.first();
-  const MpmPacked* in = ctx.particles.array<MpmPacked>(attr_mpm::kPacked).data;
-  Vec4* nodes = grid_.nodes().data;
-  Vec4* previous = transfer_ == MpmTransfer::Flip ? grid_.previous().data : nullptr;
-  ForcesDesc forces = ctx.scene.forces;
-  const ColliderData* cs = ctx.colliders.data;
-  int nc = int(ctx.colliders.size);
-  Real t = ctx.time + dt;
-  Real tol = kWallTolerance * g.dx;
-  MpmBoundary mode = boundary_;
-  MpmBlocks blocks = grid_.blocks();
-  parallelFor(
-      g.count(), EDDY_KERNEL(Index node) {
-        int ix, iy, iz;
-        g.coordinates(node, ix, iy, iz);
-        if (!blocks.reaches(ix, iy, iz)) {  // no particle comes near: nothing to gather
-          nodes[node] = Vec4{};
-          if (previous) previous[node] = Vec4{};
-          return;
-        }
-        Real mass = 0;
-        Vec3 momentum{}, affine{};
-        // the particles based at node - (a, b, c), a, b, c in 0..2, reach this node. Each base node's
-        // particles are one run of the sort, so the offset a (and the y, z offsets) are known per run and a
-        // particle's B-spline argument is u - base without locating it again; four particles are loaded
-        // at a time so that their reads overlap (this gather is bound by memory latency, not bandwidth).
-        int xLo = ix - 2 > 0 ? ix - 2 : 0, xHi = ix < g.nx - 3 ? ix : g.nx - 3;
-        for (int oc = 0; oc < 3; ++oc) {
-          int bz = iz - oc;
-          if (bz < 0 || bz > g.nz - 3 || xLo > xHi) continue;
-          for (int ob = 0; ob < 3; ++ob) {
-            int by = iy - ob;
-            if (by < 0 || by > g.ny - 3) continue;
-            Index row = g.linear(0, by, bz);
-            Vec3 base{0, Real(by), Real(bz)};
-            for (int px = xLo; px <= xHi; ++px) {
-              int oa = ix - px;
-              base.x = Real(px);
-              std::uint32_t end = first[row + px + 1];
-              EDDY_UNROLL4
-              for (std::uint32_t k = first[row + px]; k < end; ++k) {
-                MpmPacked q = in[k];
-                Vec3 fx = (xyz(q.position) - g.origin) * g.invDx - base;  // as MpmGridView::locate
-                Real w = bsplineWeight(fx.x, oa) * bsplineWeight(fx.y, ob) * bsplineWeight(fx.z, oc);
-                Vec3 d = Vec3{Real(oa) - fx.x, Real(ob) - fx.y, Real(oc) - fx.z} * g.dx;  // x_i - x_p
-                mass += w * q.position.w;
-                momentum += xyz(q.momentum) * w;
-                affine += (unpackAffine(q) * d) * w;
-              }
-            }
-          }
-        }
-        Vec4 out{}, before{};
-        if (mass > 0) {
-          Vec3 v = (momentum + affine) / mass;
-          before = withW(momentum / mass, mass);
-          v += bodyAcceleration(forces, v) * dt;
-          nodeBoundary(cs, nc, g.nodePosition(ix, iy, iz), v, t, tol, mode);
-          out = withW(v, mass);
-        }
-        nodes[node] = out;
-        if (previous) previous[node] = before;
-      });
+  GridUpdate update;
+  update.forces = ctx.scene.forces;
+  update.colliders = ctx.colliders.data;
+  update.colliderCount = int(ctx.colliders.size);
+  update.dt = dt;
+  update.time = ctx.time + dt;
+  update.tolerance = kWallTolerance * grid_.view().dx;
+  update.mode = boundary_;
+  update.nodes = grid_.nodes().data;
+  update.previous = transfer_ == MpmTransfer::Flip ? grid_.previous().data : nullptr;
+  eddy::EDDY_NS::particleToGrid(grid_, ctx.particles.array<MpmPacked>(attr_mpm::kPacked).data, update);
 }
 
 void MovingLeastSquaresMpm::gridToParticle(StepContext& ctx, Real dt) {

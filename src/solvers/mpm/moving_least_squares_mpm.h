@@ -15,7 +15,9 @@
 //      the 27 base nodes around it, m_i = sum w m and p_i = sum w (m v + A (x_i - x_p)); then
 //      v_i = p_i / m_i + dt (g - c_d (v_i - v_wind)), and the colliders' boundary condition: nodes on or
 //      beyond a collider surface (the domain faces included) get "sticky" v = v_c, "slip" (no normal
-//      relative velocity) or "separate" (no inward normal relative velocity), with Coulomb friction;
+//      relative velocity) or "separate" (no inward normal relative velocity), with Coulomb friction
+//      (solvers/mpm/particle_to_grid.h: by node on small grids, by tiles of nodes through shared memory
+//      on large ones);
 //   4. grid to particle [integration]: v_pic = sum w v_i and the velocity gradient
 //      C = (4 / dx^2) sum w v_i (x_i - x_p)^T; "apic" keeps v_pic and C as the affine velocity, "pic" and
 //      "flip" drop the affine part from the next transfer (C is still the velocity gradient) and "flip"

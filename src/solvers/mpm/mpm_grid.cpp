@@ -61,7 +61,7 @@ void MpmGrid::setup(const SceneDesc& scene, Index particleCapacity, bool flip) {
   blocksX_ = (view_.nx + 3) / 4;
   blocksY_ = (view_.ny + 3) / 4;
   blocksZ_ = (view_.nz + 3) / 4;
-  if (kDevice == Device::Host || count >= kMarkedFrom)
+  if (kDevice == Device::Host && count < kTiledFrom)
     reached_ = Buffer<std::uint8_t>(kDevice, std::size_t(blocksX_) * blocksY_ * blocksZ_);
   else
     reached_ = Buffer<std::uint8_t>();

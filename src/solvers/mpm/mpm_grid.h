@@ -11,14 +11,14 @@
 // so the particles of consecutive nodes along x, such as the three base nodes of one row of a stencil,
 // form one span [first[k], first[k + 3]).
 //
-// Most of a dense grid is empty, and an empty node still looked up the 27 runs around it. So the grid is
+// Most of a dense grid is empty, and an empty node still looked up the runs around it. So the grid is
 // also cut into blocks of 4^3 nodes, and after each sort a block is marked when particles are based close
-// enough to reach one of its nodes; the transfer only zeroes the nodes of unmarked blocks (the gathers
-// there would have found nothing), so its cost follows the particles rather than the domain, and its
-// results are the same. On the GPU an empty node costs a thread of its own, which runs beside the others,
-// so marking pays only on large grids (H200: 4.5 % of an 8M-particle substep on 256^3 nodes, nothing on
-// 128^3, and its launch costs 2.6 % of the 55^3 seed benchmark); there the marks start at kMarkedFrom nodes.
-// On the CPU the empty nodes were most of the serial work: always marked (the seed benchmark 3x faster).
+// enough to reach one of its nodes; the transfer by node (solvers/mpm/particle_to_grid.h) only zeroes the
+// nodes of unmarked blocks, so its cost follows the particles rather than the domain, and its results are
+// the same. The marks pay on the CPU, where the empty nodes were most of the serial work (the seed
+// benchmark 3x faster). On the GPU an empty node costs a thread of its own, which runs beside the others,
+// and the large grids, where marks had paid (4.5 % of an 8M-particle substep), gather by tile, which skips
+// empty tiles itself: the GPU never marks.
 #pragma once
 
 #include <eddy/scene.h>
@@ -72,8 +72,8 @@ class MpmGrid {
  public:
   // layers of nodes beyond each domain face besides the one on it
   static constexpr int kPad = 2;
-  // the grid size from which the GPU marks blocks (the CPU always does)
-  static constexpr Index kMarkedFrom = Index(1) << 22;
+  // grids of at least this many nodes gather by tile (solvers/mpm/particle_to_grid.h), smaller ones by node
+  static constexpr Index kTiledFrom = Index(1) << 19;
 
   // Sizes the grid for the scene's domain and mpm.grid_resolution, with keys for particleCapacity
   // particles and, with flip, the buffer of pre-update velocities. Throws InputError naming
