@@ -29,6 +29,14 @@ EDDY_HD inline Real bsplineWeight(Real fx, int a) {
   return Real(0.5) * t * t;
 }
 
+// N_a(fx) for an a that varies from one call to the next: all three weights, then a selection, which
+// compiles to no branch (the same values as bsplineWeight)
+EDDY_HD inline Real bsplineWeightSelected(Real fx, int a) {
+  Real t0 = Real(1.5) - fx, t1 = fx - Real(1), t2 = fx - Real(0.5);
+  Real w0 = Real(0.5) * t0 * t0, w1 = Real(0.75) - t1 * t1, w2 = Real(0.5) * t2 * t2;
+  return a == 0 ? w0 : (a == 1 ? w1 : w2);
+}
+
 // the weights of all three nodes per axis: w[a] holds N_a along x, y and z
 EDDY_HD inline void bsplineWeights(Vec3 fx, Vec3 w[3]) {
   w[0] = Vec3{bsplineWeight(fx.x, 0), bsplineWeight(fx.y, 0), bsplineWeight(fx.z, 0)};

@@ -30,7 +30,11 @@ struct NodeSums {
   // particle q, based (oa, ob, oc) below the node, with B-spline argument fx (u - base, u = (x - origin) /
   // dx as MpmGridView::locate finds it)
   EDDY_HD void add(const MpmPacked& q, Vec3 fx, int oa, int ob, int oc, Real dx) {
-    Real w = bsplineWeight(fx.x, oa) * bsplineWeight(fx.y, ob) * bsplineWeight(fx.z, oc);
+    add(q, fx, bsplineWeight(fx.x, oa), oa, ob, oc, dx);
+  }
+  // the same with the weight along x given (the gather by node takes it per particle, oa varying)
+  EDDY_HD void add(const MpmPacked& q, Vec3 fx, Real wx, int oa, int ob, int oc, Real dx) {
+    Real w = wx * bsplineWeight(fx.y, ob) * bsplineWeight(fx.z, oc);
     Vec3 d = Vec3{Real(oa) - fx.x, Real(ob) - fx.y, Real(oc) - fx.z} * dx;  // x_i - x_p
     mass += w * q.position.w;
     momentum += xyz(q.momentum) * w;
@@ -127,8 +131,12 @@ void gatherByNode(const MpmGrid& grid, const MpmPacked* in, const GridUpdate& u)
               for (std::uint32_t k = first[row + xLo]; k < end; ++k) {
                 MpmPacked q = in[k];
                 Vec3 cell = (xyz(q.position) - g.origin) * g.invDx;
-                int bx = int(fminf(fmaxf(floorf(cell.x - Real(0.5)), Real(xLo)), Real(xHi)));
-                sum.add(q, cell - Vec3{Real(bx), Real(by), Real(bz)}, ix - bx, ob, oc, g.dx);
+                // the base as MpmGridView::locate finds it: truncation rounds like floor once clamped to
+                // xLo >= 0, and spares the CPU calls to floorf, fminf and fmaxf for each particle
+                int bx = int(cell.x - Real(0.5));
+                bx = bx < xLo ? xLo : (bx > xHi ? xHi : bx);
+                Vec3 fx = cell - Vec3{Real(bx), Real(by), Real(bz)};
+                sum.add(q, fx, bsplineWeightSelected(fx.x, ix - bx), ix - bx, ob, oc, g.dx);
               }
             }
           }
