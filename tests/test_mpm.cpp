@@ -451,7 +451,7 @@ TEST(MpmGridBlocks, MarkEveryReachedNodeAndLittleElse) {
   v.assign(x.size(), Vec3{});
   particles.append(x, v);
   cpu::Primitives prims;
-  grid.bin(particles, prims);
+  grid.bin(particles, prims, true);
   const cpu::MpmBlocks blocks = grid.blocks();
   // brute force: the nodes each particle's stencil covers
   std::vector<char> reached(std::size_t(g.count()), 0);

@@ -189,11 +189,13 @@ void MovingLeastSquaresMpm::step(StepContext& ctx, Real dt) {
   pack(ctx, dt);
   particleToGrid(ctx, dt);
   gridToParticle(ctx, dt);
+  sinceMoved_ = (sinceMoved_ + 1) % kMoveEvery;
 }
 
 void MovingLeastSquaresMpm::bin(StepContext& ctx) {
   ctx.timers.mark(Phase::NeighborGrid);
-  grid_.bin(ctx.particles, ctx.prims);
+  moved_ = sinceMoved_ == 0;
+  grid_.bin(ctx.particles, ctx.prims, moved_);
 }
 
 void MovingLeastSquaresMpm::pack(StepContext& ctx, Real dt) {
@@ -213,8 +215,11 @@ void MovingLeastSquaresMpm::pack(StepContext& ctx, Real dt) {
   // the MLS force -(4 dt / dx^2) V0 tau, folded into the affine momentum (Hu et al. 2018, eq. 29)
   Real stressScale = 4 * dt / (dx * dx) * vol;
   bool apic = transfer_ == MpmTransfer::Apic;
+  // the packed particles go in the sort's order; the attributes are in it only where the bin moved them
+  const std::uint32_t* through = moved_ ? nullptr : grid_.order();
   parallelFor(
-      p.size(), EDDY_KERNEL(Index i) {
+      p.size(), EDDY_KERNEL(Index k) {
+        Index i = through ? Index(through[k]) : k;
         const MpmMaterial& m = mats[int(mat[i])];
         Real mass = m.density * vol;
         Mat3 ci = c[i];
@@ -227,7 +232,7 @@ void MovingLeastSquaresMpm::pack(StepContext& ctx, Real dt) {
           tau += (ci + transpose(ci) - Mat3::identity() * (Real(2) / 3 * trace(ci))) * (m.viscosity * ji);
         Mat3 a = tau * -stressScale;
         if (apic) a += ci * mass;
-        out[i] = packParticle(x[i], mass, v[i] * mass, a);
+        out[k] = packParticle(x[i], mass, v[i] * mass, a);
       });
 }
 
@@ -370,22 +375,28 @@ std::string MovingLeastSquaresMpm::saveState(StepContext& ctx) {
   unsigned long long held = 0;
   heldIn_.download(&held, 1);
   View<Vec4> nodes = grid_.nodes();
-  std::string bytes(sizeof held + nodes.size * sizeof(Vec4), '\0');
+  std::int32_t since = sinceMoved_;
+  std::string bytes(sizeof held + nodes.size * sizeof(Vec4) + sizeof since, '\0');
   std::memcpy(bytes.data(), &held, sizeof held);
   copyBytes(Device::Host, bytes.data() + sizeof held, kDevice, nodes.data, nodes.size * sizeof(Vec4));
+  std::memcpy(bytes.data() + sizeof held + nodes.size * sizeof(Vec4), &since, sizeof since);
   return bytes;
 }
 
 void MovingLeastSquaresMpm::restoreState(StepContext& ctx, const std::string& bytes) {
   View<Vec4> nodes = grid_.nodes();
   unsigned long long held = 0;
+  std::int32_t since = 0;
+  // checkpoints written before the counter of substeps since the attributes moved end without it
   std::size_t expected = sizeof held + nodes.size * sizeof(Vec4);
-  if (bytes.size() != expected)
+  if (bytes.size() != expected && bytes.size() != expected + sizeof since)
     throw InputError("MPM solver state of " + std::to_string(bytes.size()) + " bytes, but a grid of " +
-                     std::to_string(nodes.size) + " nodes needs " + std::to_string(expected));
+                     std::to_string(nodes.size) + " nodes needs " + std::to_string(expected + sizeof since));
   std::memcpy(&held, bytes.data(), sizeof held);
   heldIn_.upload(&held, 1);
   copyBytes(kDevice, nodes.data, Device::Host, bytes.data() + sizeof held, nodes.size * sizeof(Vec4));
+  if (bytes.size() > expected) std::memcpy(&since, bytes.data() + expected, sizeof since);
+  sinceMoved_ = since >= 0 && since < kMoveEvery ? since : 0;
 }
 
 std::size_t MovingLeastSquaresMpm::deviceBytes() const {

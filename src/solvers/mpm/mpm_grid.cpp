@@ -83,13 +83,13 @@ void MpmGrid::recordKeys(const Vec3* x, Index n) {
       });
 }
 
-void MpmGrid::bin(ParticleSet& particles, Primitives& prims) {
+void MpmGrid::bin(ParticleSet& particles, Primitives& prims, bool move) {
   // the particle budget was reserved before set-up, so this grows nothing in the step loop
   sort_.reserve(std::size_t(nodeCount()), particles.capacity());
   Index n = particles.size();
   recordKeys(particles.vec3(attr::kPosition).data, n);
   sort_.sort(n, prims);
-  particles.reorder({sort_.order(), std::size_t(n)});
+  if (move) particles.reorder({sort_.order(), std::size_t(n)});
   markBlocks();  // where the grid has them
 }
 

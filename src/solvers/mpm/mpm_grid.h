@@ -80,9 +80,11 @@ class MpmGrid {
   // /mpm/grid_resolution when the node count cannot be indexed or the grid does not fit in free memory.
   void setup(const SceneDesc& scene, Index particleCapacity, bool flip);
 
-  // sorts the particles by base node (reordering every persistent attribute), fills the node ranges and
-  // marks the blocks the particles reach
-  void bin(ParticleSet& particles, Primitives& prims);
+  // sorts the particles by base node, fills the node ranges and marks the blocks the particles reach. With
+  // `move` the persistent attributes are reordered too, and the k-th sorted particle is particle k;
+  // otherwise it is particle order()[k]
+  void bin(ParticleSet& particles, Primitives& prims, bool move);
+  const std::uint32_t* order() const { return sort_.order(); }
   // every particle's base node, recorded for the sort, and the blocks' marks (public: CUDA lambdas cannot
   // live in private members)
   void recordKeys(const Vec3* x, Index n);
