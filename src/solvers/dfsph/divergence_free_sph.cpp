@@ -54,6 +54,9 @@ void DivergenceFreeSph::setup(StepContext& ctx) {
   // persistent: the wall forces read it between frames, after the statistics have sorted the particles
   p.addAttribute(attr_dfsph::kKappaGradient, 3);
   fastest_.words(0);  // allocated here, not in the step loop
+  decision_.words(0);
+  solveState_ = Buffer<std::uint32_t>(kDevice, 2);
+  errorSum_.reserve(std::max<Index>(p.capacity(), 1));
 }
 
 void DivergenceFreeSph::launchStableTimeStep(StepContext& ctx, int slot) {
@@ -184,17 +187,45 @@ int DivergenceFreeSph::solve(StepContext& ctx, Real dt) {
   stiffnessPass<Divergence, true>(ctx, dt);
   velocityPass<Divergence>(ctx, dt, true);
   Real tolerance = Divergence ? settings_.maxDivergenceError : settings_.maxDensityError;
-  int fewest = Divergence ? 1 : settings_.minIterations;
-  View<Real> error = p.real(attr_dfsph::kError);
-  int iterations = 0;
-  for (;; ++iterations) {
-    stiffnessPass<Divergence, false>(ctx, dt);
-    // the mean error is read back (a wait for the device) only once the solve may stop
-    bool converged = iterations >= fewest && ctx.prims.sum(error, n) / double(n) <= tolerance;
-    if (converged || iterations >= settings_.maxIterations) break;
-    velocityPass<Divergence>(ctx, dt, false);
+  int fewest = Divergence ? 1 : settings_.minIterations, most = settings_.maxIterations;
+  // The iteration limits and the mean error decide on the device (decide). The host reads each decision
+  // after queuing the velocity pass of that iteration and the stiffness pass of the next, which do nothing
+  // once the solve has stopped: the GPU has them to work on while the host waits.
+  const std::uint32_t* stop = solveState_.data();
+  fillBytes(kDevice, solveState_.data(), 0, solveState_.bytes());
+  int decideFrom = std::min(fewest, most);
+  stiffnessPass<Divergence, false>(ctx, dt, stop);
+  for (int iteration = 0;; ++iteration) {
+    int slot = iteration % AsyncReadback::kSlots;
+    if (iteration >= decideFrom) decide(ctx, iteration, tolerance, fewest, slot);
+    velocityPass<Divergence>(ctx, dt, false, stop);
+    stiffnessPass<Divergence, false>(ctx, dt, stop);
+    if (iteration >= decideFrom) {
+      const std::uint32_t* words = decision_.read(slot);
+      if (words[0]) return int(words[1]);
+    }
   }
-  return iterations;
+}
+
+void DivergenceFreeSph::decide(StepContext& ctx, int iteration, Real tolerance, int fewest, int slot) {
+  Index n = ctx.particles.size();
+  const Real* error = ctx.particles.real(attr_dfsph::kError).data;
+  std::uint32_t* state = solveState_.data();
+  std::uint32_t* out = decision_.words(slot);
+  int most = settings_.maxIterations;
+  // mean <= tolerance as sum <= tolerance n, in the float sum of the fixed-order fold
+  Real bound = tolerance * Real(n);
+  errorSum_.runOnDevice(
+      n, EDDY_KERNEL(Index i) { return ErrorSum{error[i]}; },
+      EDDY_KERNEL(ErrorSum total) {
+        if (!state[0] && ((iteration >= fewest && total.sum <= bound) || iteration >= most)) {
+          state[0] = 1;
+          state[1] = std::uint32_t(iteration);
+        }
+        out[0] = state[0];
+        out[1] = state[1];
+      });
+  decision_.queueCopy(slot);
 }
 
 // kappa_i of this iteration from particle i's error, and the error; or, for the warm start, half the last
@@ -202,7 +233,7 @@ int DivergenceFreeSph::solve(StepContext& ctx, Real dt) {
 // carried over where nothing is compressed fed an odd-even pattern of kappa between layers of a tank at
 // rest, which the symmetric pressure force does not see)
 template <bool Divergence, bool WarmStart>
-void DivergenceFreeSph::stiffnessPass(StepContext& ctx, Real dt) {
+void DivergenceFreeSph::stiffnessPass(StepContext& ctx, Real dt, const std::uint32_t* stop) {
   ParticleSet& p = ctx.particles;
   const Vec3* x = p.vec3(attr::kPosition).data;
   const Vec3* v = p.vec3(attr::kVelocity).data;
@@ -221,6 +252,7 @@ void DivergenceFreeSph::stiffnessPass(StepContext& ctx, Real dt) {
   Real time = ctx.time;
   parallelFor(
       p.size(), EDDY_KERNEL(Index i) {
+        if (stop && *stop) return;
         Vec3 xi = x[i], vi = v[i];
         Real fluid = 0, walls = 0;
         Index n = nb.count(i);
@@ -254,7 +286,7 @@ void DivergenceFreeSph::stiffnessPass(StepContext& ctx, Real dt) {
 // v_i += dt a_i with the pressure acceleration of this iteration's kappa (the fluid's and the walls'
 // mirror pressure); adds kappa_i to the solve's total unless it is the warm start, already there
 template <bool Divergence>
-void DivergenceFreeSph::velocityPass(StepContext& ctx, Real dt, bool warmStart) {
+void DivergenceFreeSph::velocityPass(StepContext& ctx, Real dt, bool warmStart, const std::uint32_t* stop) {
   ParticleSet& p = ctx.particles;
   Vec3* v = p.vec3(attr::kVelocity).data;
   const Vec4* step = p.vec4(attr_dfsph::kPositionStep).data;
@@ -275,6 +307,7 @@ void DivergenceFreeSph::velocityPass(StepContext& ctx, Real dt, bool warmStart) 
   bool restart = warmStart && (Divergence || !settings_.divergenceSolve);
   parallelFor(
       p.size(), EDDY_KERNEL(Index i) {
+        if (stop && *stop) return;
         Vec4 own = step[i];
         Vec3 xi = xyz(own);
         Real ki = own.w;

@@ -40,6 +40,7 @@
 #pragma once
 
 #include "backend/async_readback.h"
+#include "backend/chunked_reduction.h"
 #include "solvers/solver.h"
 #include "solvers/wall_kernel.h"
 
@@ -55,6 +56,13 @@ struct SymmetricMatrix {
   EDDY_HD Vec3 operator*(Vec3 v) const {
     return {xx * v.x + xy * v.y + xz * v.z, xy * v.x + yy * v.y + yz * v.z, xz * v.x + yz * v.y + zz * v.z};
   }
+};
+
+// the sum of a solve's errors (a ChunkedReduction accumulator)
+struct ErrorSum {
+  Real sum;
+  EDDY_HD static ErrorSum identity() { return {0}; }
+  EDDY_HD static ErrorSum combine(ErrorSum a, ErrorSum b) { return {a.sum + b.sum}; }
 };
 
 // a neighbourhood's gradient correction is used only where det L > this (trace L / 3)^3
@@ -84,10 +92,13 @@ class DivergenceFreeSph final : public Solver {
   // one of the two solves; returns the iterations it ran
   template <bool Divergence>
   int solve(StepContext& ctx, Real dt);
+  // the passes of an iteration do nothing once *stop is set (null: always run)
   template <bool Divergence, bool WarmStart>
-  void stiffnessPass(StepContext& ctx, Real dt);
+  void stiffnessPass(StepContext& ctx, Real dt, const std::uint32_t* stop = nullptr);
   template <bool Divergence>
-  void velocityPass(StepContext& ctx, Real dt, bool warmStart);
+  void velocityPass(StepContext& ctx, Real dt, bool warmStart, const std::uint32_t* stop = nullptr);
+  // on the device: whether the solve stops after `iteration` (the mean error, or the iteration limits)
+  void decide(StepContext& ctx, int iteration, Real tolerance, int fewest, int slot);
   void advance(StepContext& ctx, Real dt);
 
  private:
@@ -96,6 +107,12 @@ class DivergenceFreeSph final : public Solver {
   WallMoments lateral_;
   bool invalid_ = false;   // the last speed maximum was not finite
   AsyncReadback fastest_;  // the fastest particle's speed (as bits), per slot
+  // A solve decides on the device whether to stop: the mean error is folded there, and the decision
+  // (word 0: stop, word 1: the iterations run) lands in solveState_ for the passes and in a read-back slot
+  // for the host, which reads it after queuing the next passes, so the GPU does not wait for the host.
+  ChunkedReduction<ErrorSum> errorSum_;
+  Buffer<std::uint32_t> solveState_;
+  AsyncReadback decision_;
 };
 
 }  // namespace eddy::EDDY_NS
