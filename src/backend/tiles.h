@@ -22,6 +22,12 @@
 
 namespace eddy::EDDY_NS {
 
+// four reals without default values, for a tile's Shared (shared memory cannot hold a type with an
+// initialiser, as Vec4 has)
+struct alignas(16) TileVec4 {
+  Real x, y, z, w;
+};
+
 #if EDDY_BACKEND_CUDA
 
 template <class T, int Lanes>

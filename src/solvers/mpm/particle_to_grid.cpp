@@ -156,18 +156,13 @@ namespace {
 constexpr int kTileX = 8, kTileY = 4, kTileZ = 4, kTileLanes = kTileX * kTileY * kTileZ;
 constexpr int kSlabParticles = 512;
 
-// four reals without default values (shared memory cannot hold a type with an initialiser)
-struct alignas(16) SlabVec4 {
-  Real x, y, z, w;
-};
-
 // a tile's shared scratch: the particles of one slab and the first particle of each of its base nodes. The
 // particles are stored by field (as one 64-byte record they fell 16 to a memory bank: the transfer took
 // 0.37 ms at 1M particles instead of 0.27), and one slot in nine is left out, since neighbouring lanes read
 // the particles of neighbouring base nodes, about 8 apart, which would otherwise share banks.
 struct TransferSlab {
   static constexpr int kSlots = kSlabParticles + kSlabParticles / 8;
-  SlabVec4 position[kSlots], momentum[kSlots], affine1[kSlots], affine2[kSlots];
+  TileVec4 position[kSlots], momentum[kSlots], affine1[kSlots], affine2[kSlots];
   std::uint32_t first[kTileY + 2]
                      [kTileX + 3];   // per row of base nodes: the first particle of each, and one past
   std::uint32_t offset[kTileY + 3];  // where each row starts in the slab's list
@@ -182,7 +177,7 @@ struct TransferSlab {
   }
   EDDY_HD MpmPacked load(std::uint32_t k) const {
     std::uint32_t at = slot(k);
-    SlabVec4 a = position[at], b = momentum[at], c = affine1[at], d = affine2[at];
+    TileVec4 a = position[at], b = momentum[at], c = affine1[at], d = affine2[at];
     MpmPacked q;
     q.position = {a.x, a.y, a.z, a.w};
     q.momentum = {b.x, b.y, b.z, b.w};
