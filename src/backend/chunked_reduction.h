@@ -24,27 +24,25 @@ class ChunkedReduction {
   template <class Element>
   Acc run(Index n, Element element) {
     if (n <= 0) return Acc::identity();
-    Index count = 0;
-    const Acc* level = foldLevels(n, element, count);
+    reserve(n);
+    Acc* level = levels_.data();
+    Index count = chunks(n);
+    foldChunks(n, level, element);
+    // fold the chunks' results on the device while there are more than kFan of them
+    while (count > kFan) {
+      const Acc* in = level;
+      Acc* out = level + count;
+      Index m = count;
+      count = chunks(m);
+      foldChunks(
+          m, out, EDDY_KERNEL(Index i) { return in[i]; });
+      level = out;
+    }
     host_.resize(std::size_t(count));
     copyBytes(Device::Host, host_.data(), kDevice, level, std::size_t(count) * sizeof(Acc));
     Acc acc = Acc::identity();
     for (const Acc& a : host_) acc = Acc::combine(acc, a);
     return acc;
-  }
-
-  // The same fold, finished on the device: finish(acc), an EDDY_KERNEL lambda, runs there in one thread
-  // with the result, and nothing waits for it (DFSPH's solves decide there whether to stop).
-  template <class Element, class Finish>
-  void runOnDevice(Index n, Element element, Finish finish) {
-    Index count = 0;
-    const Acc* last = n > 0 ? foldLevels(n, element, count) : nullptr;
-    parallelFor(
-        1, EDDY_KERNEL(Index) {
-          Acc acc = Acc::identity();
-          for (Index c = 0; c < count; ++c) acc = Acc::combine(acc, last[c]);
-          finish(acc);
-        });
   }
 
   // out[c] = the fold of the kFan elements of [0, n) dealt to chunk c (see the top of the file)
@@ -74,27 +72,6 @@ class ChunkedReduction {
   }
 
   std::size_t bytes() const { return levels_.bytes(); }
-
-  // folds [0, n) on the device, level by level, until at most kFan results are left: returns them and
-  // their count (public: CUDA lambdas cannot live in private members)
-  template <class Element>
-  const Acc* foldLevels(Index n, Element element, Index& count) {
-    reserve(n);
-    Acc* level = levels_.data();
-    count = chunks(n);
-    foldChunks(n, level, element);
-    // fold the chunks' results on the device while there are more than kFan of them
-    while (count > kFan) {
-      const Acc* in = level;
-      Acc* out = level + count;
-      Index m = count;
-      count = chunks(m);
-      foldChunks(
-          m, out, EDDY_KERNEL(Index i) { return in[i]; });
-      level = out;
-    }
-    return level;
-  }
 
  private:
   // kFan chunks per whole tile, and one per element of the last tile's first row

@@ -23,6 +23,9 @@ struct Plus {
     return a + b;
   }
 };
+struct PlusDouble {  // a double accumulator over float inputs (CUB deduces the types from the call)
+  EDDY_HD double operator()(double a, double b) const { return a + b; }
+};
 struct Min {
   template <class T>
   EDDY_HD T operator()(T a, T b) const {
@@ -130,6 +133,17 @@ double Primitives::sum(View<Real> values, Index n) {
   return reduce(values.data, n, Plus{}, Real(0));
 #else
   return reduce(values.data, n, Plus{}, 0.0);
+#endif
+}
+
+// as sum, in double on both backends
+void Primitives::sumInto(View<Real> values, Index n, double* out) {
+#if EDDY_BACKEND_CUDA
+  std::size_t bytes = 0;
+  cub::DeviceReduce::Reduce(nullptr, bytes, values.data, out, n, PlusDouble{}, 0.0);
+  checkCuda(cub::DeviceReduce::Reduce(scratch(bytes), bytes, values.data, out, n, PlusDouble{}, 0.0), "reduce");
+#else
+  *out = n > 0 ? reduce(values.data, n, Plus{}, 0.0) : 0.0;
 #endif
 }
 Real Primitives::min(View<Real> values, Index n) {

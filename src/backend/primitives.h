@@ -16,6 +16,8 @@ class Primitives {
 
   // reductions return to the host (they synchronise on CUDA)
   double sum(View<Real> values, Index n);
+  // the same sum left on the device, in *out (device memory); nothing waits for it
+  void sumInto(View<Real> values, Index n, double* out);
   Real min(View<Real> values, Index n);
   Real max(View<Real> values, Index n);
   std::uint32_t max(View<std::uint32_t> values, Index n);
@@ -23,8 +25,8 @@ class Primitives {
   // sorts (key, value) pairs by the low `bits` bits of key, stably; the results land in keys/values,
   // or, where the return value is true, in keysTmp/valuesTmp (the caller swaps its buffers instead of
   // paying for a copy)
-  [[nodiscard]] bool sortPairs(View<std::uint32_t> keys, View<std::uint32_t> values, View<std::uint32_t> keysTmp,
-                 View<std::uint32_t> valuesTmp, Index n, int bits);
+  [[nodiscard]] bool sortPairs(View<std::uint32_t> keys, View<std::uint32_t> values,
+                               View<std::uint32_t> keysTmp, View<std::uint32_t> valuesTmp, Index n, int bits);
 
   std::size_t scratchBytes() const { return scratch_.bytes(); }
 

@@ -56,7 +56,7 @@ void DivergenceFreeSph::setup(StepContext& ctx) {
   fastest_.words(0);  // allocated here, not in the step loop
   decision_.words(0);
   solveState_ = Buffer<std::uint32_t>(kDevice, 2);
-  errorSum_.reserve(std::max<Index>(p.capacity(), 1));
+  errorSum_ = Buffer<double>(kDevice, 1);
 }
 
 void DivergenceFreeSph::launchStableTimeStep(StepContext& ctx, int slot) {
@@ -209,16 +209,16 @@ int DivergenceFreeSph::solve(StepContext& ctx, Real dt) {
 
 void DivergenceFreeSph::decide(StepContext& ctx, int iteration, Real tolerance, int fewest, int slot) {
   Index n = ctx.particles.size();
-  const Real* error = ctx.particles.real(attr_dfsph::kError).data;
   std::uint32_t* state = solveState_.data();
   std::uint32_t* out = decision_.words(slot);
+  const double* sum = errorSum_.data();
   int most = settings_.maxIterations;
-  // mean <= tolerance as sum <= tolerance n, in the float sum of the fixed-order fold
-  Real bound = tolerance * Real(n);
-  errorSum_.runOnDevice(
-      n, EDDY_KERNEL(Index i) { return ErrorSum{error[i]}; },
-      EDDY_KERNEL(ErrorSum total) {
-        if (!state[0] && ((iteration >= fewest && total.sum <= bound) || iteration >= most)) {
+  ctx.prims.sumInto(ctx.particles.real(attr_dfsph::kError), n, errorSum_.data());
+  parallelFor(
+      1, EDDY_KERNEL(Index) {
+        // the mean error against the tolerance, as the host compared them when it read the sum back
+        if (!state[0] &&
+            ((iteration >= fewest && *sum / double(n) <= double(tolerance)) || iteration >= most)) {
           state[0] = 1;
           state[1] = std::uint32_t(iteration);
         }

@@ -40,7 +40,6 @@
 #pragma once
 
 #include "backend/async_readback.h"
-#include "backend/chunked_reduction.h"
 #include "solvers/solver.h"
 #include "solvers/wall_kernel.h"
 
@@ -56,13 +55,6 @@ struct SymmetricMatrix {
   EDDY_HD Vec3 operator*(Vec3 v) const {
     return {xx * v.x + xy * v.y + xz * v.z, xy * v.x + yy * v.y + yz * v.z, xz * v.x + yz * v.y + zz * v.z};
   }
-};
-
-// the sum of a solve's errors (a ChunkedReduction accumulator)
-struct ErrorSum {
-  Real sum;
-  EDDY_HD static ErrorSum identity() { return {0}; }
-  EDDY_HD static ErrorSum combine(ErrorSum a, ErrorSum b) { return {a.sum + b.sum}; }
 };
 
 // a neighbourhood's gradient correction is used only where det L > this (trace L / 3)^3
@@ -107,10 +99,11 @@ class DivergenceFreeSph final : public Solver {
   WallMoments lateral_;
   bool invalid_ = false;   // the last speed maximum was not finite
   AsyncReadback fastest_;  // the fastest particle's speed (as bits), per slot
-  // A solve decides on the device whether to stop: the mean error is folded there, and the decision
-  // (word 0: stop, word 1: the iterations run) lands in solveState_ for the passes and in a read-back slot
-  // for the host, which reads it after queuing the next passes, so the GPU does not wait for the host.
-  ChunkedReduction<ErrorSum> errorSum_;
+  // A solve decides on the device whether to stop: the errors are summed there (errorSum_), and the
+  // decision (word 0: stop, word 1: the iterations run) lands in solveState_ for the passes and in a
+  // read-back slot for the host, which reads it after queuing the next passes, so the GPU does not wait
+  // for the host.
+  Buffer<double> errorSum_;
   Buffer<std::uint32_t> solveState_;
   AsyncReadback decision_;
 };
