@@ -15,23 +15,10 @@
 
 namespace eddy {
 
-// N_a(fx) for one axis, a in 0..2
+// N_a(fx) for one axis, a in 0..2: all three weights, then a selection, which compiles to no branch where
+// a varies from one call to the next (the transfer by node takes a per particle); with a constant a the
+// unused weights fold away
 EDDY_HD inline Real bsplineWeight(Real fx, int a) {
-  if (a == 0) {
-    Real t = Real(1.5) - fx;
-    return Real(0.5) * t * t;
-  }
-  if (a == 1) {
-    Real t = fx - Real(1);
-    return Real(0.75) - t * t;
-  }
-  Real t = fx - Real(0.5);
-  return Real(0.5) * t * t;
-}
-
-// N_a(fx) for an a that varies from one call to the next: all three weights, then a selection, which
-// compiles to no branch (the same values as bsplineWeight)
-EDDY_HD inline Real bsplineWeightSelected(Real fx, int a) {
   Real t0 = Real(1.5) - fx, t1 = fx - Real(1), t2 = fx - Real(0.5);
   Real w0 = Real(0.5) * t0 * t0, w1 = Real(0.75) - t1 * t1, w2 = Real(0.5) * t2 * t2;
   return a == 0 ? w0 : (a == 1 ? w1 : w2);

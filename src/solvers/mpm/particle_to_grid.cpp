@@ -136,7 +136,7 @@ void gatherByNode(const MpmGrid& grid, const MpmPacked* in, const GridUpdate& u)
                 int bx = int(cell.x - Real(0.5));
                 bx = bx < xLo ? xLo : (bx > xHi ? xHi : bx);
                 Vec3 fx = cell - Vec3{Real(bx), Real(by), Real(bz)};
-                sum.add(q, fx, bsplineWeightSelected(fx.x, ix - bx), ix - bx, ob, oc, g.dx);
+                sum.add(q, fx, bsplineWeight(fx.x, ix - bx), ix - bx, ob, oc, g.dx);
               }
             }
           }
