@@ -108,6 +108,14 @@ TEST(GpuAgreement, DamBreakWcsph) {
   expectAgreement("", {"fluid.spacing=0.04", "solver=wcsph"});
 }
 
+// WCSPH from 2^19 particles takes 16-bit neighbour-list entries on the GPU (NeighborView) and 32-bit ones
+// on the CPU: the lists must name the same neighbours in the same order (605k particles; frames of about
+// 50 substeps)
+TEST(GpuAgreement, LargeDamBreakWcsphWithNarrowLists) {
+  if (!eddy::cudaAvailable()) GTEST_SKIP() << "no CUDA GPU on this machine";
+  expectAgreement("", {"fluid.spacing=0.0062", "solver=wcsph", "time.fps=400"});
+}
+
 // DFSPH with a fixed number of iterations in both solves: where each solve stops follows from a mean
 // error summed on each backend, and a mean that lands on the tolerance on one backend and not on the other
 // changes the iteration count (at the default tolerances the kinetic energy of the first frame differed by

@@ -427,3 +427,51 @@ TEST(NeighborGrid, CellsWithinTwoHoldEveryNeighbourOfTwiceTheCell) {
     EXPECT_EQ(visitedTwice, 0u);
   }
 }
+
+// 16-bit entries (a neighbour's cell offset and place in its cell) name the same neighbours, in the same
+// order, as 32-bit indices, at aliased far coordinates too, where cell steps wrap around the periodic tile
+TEST(NeighborGrid, NarrowEntriesNameTheNeighboursWideIndicesDo) {
+  const std::size_t n = 9000;
+  Real h = supportFor(40, n, 1.0);
+  NeighborGrid probe;
+  probe.setup(h, Index(n), 0);
+  Real tile = Real(probe.grid().axisMask + 1) * h;
+  std::vector<Vec3> x = uniformBox(n / 3, {-0.2f, -0.2f, -0.2f}, {0.8f, 0.8f, 0.8f}, 31);
+  // a box across the periodic tile's seam and one a whole tile away from it, sharing its keys
+  for (Vec3 at : {Vec3{-0.5f * tile, 0.5f * tile, -tile}, Vec3{0.5f * tile, 0.5f * tile, -tile}})
+    for (Vec3 p : uniformBox(n / 3, at, at + Vec3{0.7f, 0.7f, 0.7f}, 32)) x.push_back(p);
+  Fixture narrowSet(x), wideSet(x);
+  NeighborGrid narrow, wide;
+  narrow.setNarrowLists(true);
+  narrow.setup(h, Index(n), 0);
+  wide.setNarrowLists(false);
+  wide.setup(h, Index(n), 0);
+  Primitives prims;
+  sortBuildAndCheck(narrowSet, narrow, prims, 0, "narrow entries");
+  sortBuildAndCheck(wideSet, wide, prims, 0, "wide entries");
+  ASSERT_TRUE(narrow.narrowLists());
+  ASSERT_FALSE(wide.narrowLists());
+  NeighborView a = narrow.neighbors(), b = wide.neighbors();
+  int differ = 0;
+  for (Index i = 0; i < Index(x.size()); ++i) {
+    ASSERT_EQ(a.count(i), b.count(i)) << i;
+    for (Index k = 0; k < a.count(i); ++k) differ += a.at(i, k) != b.at(i, k);
+  }
+  EXPECT_EQ(differ, 0);
+  EXPECT_LT(narrow.bytes(), wide.bytes());
+}
+
+// a cell of more particles than a narrow entry can place turns the lists wide, and they stay exact
+TEST(NeighborGrid, APileUpTurnsTheListsWide) {
+  std::vector<Vec3> x = uniformBox(4000, {0, 0, 0}, {1, 1, 1}, 41);
+  for (Vec3 p : gaussianBlobs(1500, {{0.55f, 0.55f, 0.55f}}, 0.004f, 42)) x.push_back(p);
+  Fixture f(x);
+  NeighborGrid grid;
+  Real h = 0.1f;
+  grid.setNarrowLists(true);
+  grid.setup(h, Index(x.size()), 0);
+  ASSERT_TRUE(grid.narrowLists());
+  Primitives prims;
+  sortBuildAndCheck(f, grid, prims, 0, "pile-up");
+  EXPECT_FALSE(grid.narrowLists());
+}

@@ -25,12 +25,18 @@ void NeighborGrid::ensureCapacity(Index n) {
   axisBits_ = std::clamp(bits, 5, 8);
   neighborCounts_.resize(kDevice, capacity_);
   sort_.reserve(std::size_t(1) << (3 * axisBits_), capacity_);
-  neighborIndices_.resize(kDevice, listSlots());
+  neighborIndices_.resize(kDevice, listWords(stride_, narrow_));
 }
 
-std::size_t NeighborGrid::listSlots() const {
-  // whole 32-particle tiles on CUDA
-  return std::size_t((capacity_ + 31) / 32 * 32) * std::size_t(stride_ + kSpareSlots);
+void NeighborGrid::setNarrowLists(bool narrow) {
+  narrow_ = narrow;
+  if (capacity_ > 0) neighborIndices_.resize(kDevice, listWords(stride_, narrow_));
+}
+
+std::size_t NeighborGrid::listWords(Index stride, bool narrow) const {
+  // whole 32-particle tiles on CUDA; narrow entries two to a word
+  std::size_t slots = std::size_t((capacity_ + 31) / 32 * 32) * std::size_t(stride + kSpareSlots);
+  return narrow ? (slots + 1) / 2 : slots;
 }
 
 GridView NeighborGrid::grid() const {
@@ -45,7 +51,15 @@ GridView NeighborGrid::grid() const {
 }
 
 NeighborView NeighborGrid::neighbors() const {
-  return {neighborCounts_.data(), neighborIndices_.data(), stride_};
+  NeighborView v;
+  v.counts = neighborCounts_.data();
+  v.entries = neighborIndices_.data();
+  v.stride = stride_;
+  v.narrow = narrow_;
+  v.cells = sort_.sortedKeys();
+  v.starts = sort_.starts();
+  v.steps = grid().steps();
+  return v;
 }
 
 namespace {
@@ -63,7 +77,7 @@ void NeighborGrid::recordKeys(const Position* x, Index n) {
   std::uint32_t epoch = epoch_;
   parallelFor(
       n, EDDY_KERNEL(Index i) {
-        if (i == 0) most[0] = 0;
+        if (i == 0) most[0] = most[7] = 0;
         Vec3 p = positionOf(x[i]);
         int cx, cy, cz;
         g.cellOf(p, cx, cy, cz);
@@ -104,21 +118,27 @@ template <class Position>
 void NeighborGrid::launchNeighborLists(View<const Position> positions, Real t) {
   // the barrier tests cost registers even where they never run: scenes without a thin obstacle build
   // their lists without them
-  if (barriers_.size > 0)
-    launchLists<Position, true>(positions.data, t);
+  bool b = barriers_.size > 0;
+  if (narrow_)
+    b ? launchLists<Position, true, true>(positions.data, t)
+      : launchLists<Position, false, true>(positions.data, t);
   else
-    launchLists<Position, false>(positions.data, t);
+    b ? launchLists<Position, true, false>(positions.data, t)
+      : launchLists<Position, false, false>(positions.data, t);
   check_.queueCopy(0);
 }
 
-template <class Position, bool WithBarriers>
+template <class Position, bool WithBarriers, bool Narrow>
 void NeighborGrid::launchLists(const Position* x, Real t) {
   Index n = count_;
   GridView g = grid();
   Real h2 = cellSize_ * cellSize_;
   NeighborView nv = neighbors();
   std::uint32_t* counts = neighborCounts_.data();
-  std::uint32_t* indices = neighborIndices_.data();
+  // entries as 32 bits (wide) or 16 (narrow): one of the two is null
+  std::uint32_t* wide = Narrow ? nullptr : neighborIndices_.data();
+  std::uint16_t* narrow = Narrow ? reinterpret_cast<std::uint16_t*>(neighborIndices_.data()) : nullptr;
+  CellSteps steps = g.steps();
   std::uint32_t* most = check_.words(0);
   bool capped = maxNeighbors_ > 0;
   const ColliderData* barriers = barriers_.data;
@@ -128,6 +148,7 @@ void NeighborGrid::launchLists(const Position* x, Real t) {
   parallelFor(
       n, EDDY_KERNEL(Index i) {
         Vec3 xi = positionOf(x[i]);
+        std::uint32_t own = Narrow ? nv.cells[i] : 0;
         Index c = 0;
         // the thin obstacles within reach of x_i (bit b % 32 for barrier b); most particles have none, and
         // then no pair is tested
@@ -147,6 +168,24 @@ void NeighborGrid::launchLists(const Position* x, Real t) {
           }
           return false;
         };
+        // a cell's entries are `high | (j - base)`: its offset code above the place in its run (narrow), or
+        // the index (wide: both zero); a run too long for a narrow place turns the lists wide (on the host)
+        auto entryParts = [&](std::uint32_t begin, std::uint32_t end, std::uint32_t key, std::uint32_t& high,
+                              std::uint32_t& base) {
+          high = 0;
+          base = 0;
+          if (Narrow) {  // a template constant, as below
+            if (end - begin > NeighborView::kMostInCell) most[7] = 1;
+            high = steps.code(own, key) << NeighborView::kPlaceBits;
+            base = begin;
+          }
+        };
+        auto put = [&](std::size_t slot, std::uint32_t entry) {
+          if (Narrow)
+            narrow[slot] = std::uint16_t(entry);
+          else
+            wide[slot] = entry;
+        };
         if (capped) {
           // a capped list keeps the nearest neighbours: once full, a closer candidate replaces the farthest
           // kept one. Kept in visit order instead, the lists were one-sided (-z cells first) and momentum
@@ -156,22 +195,24 @@ void NeighborGrid::launchLists(const Position* x, Real t) {
           auto findFarthest = [&] {
             farthest = -1;
             for (Index k = 0; k < nv.stride; ++k) {
-              Vec3 d = xi - positionOf(x[indices[nv.slot(i, k)]]);
+              Vec3 d = xi - positionOf(x[nv.at(i, k)]);
               if (dot(d, d) > farthest) farthest = dot(d, d), farSlot = k;
             }
           };
-          g.forEachCell(xi, [&](std::uint32_t begin, std::uint32_t end) {
+          g.forEachCell(xi, [&](std::uint32_t begin, std::uint32_t end, std::uint32_t key) {
+            std::uint32_t high, base;
+            entryParts(begin, end, key, high, base);
             for (std::uint32_t j = begin; j < end; ++j) {
               Vec3 xj = positionOf(x[j]);
               Vec3 d = xi - xj;
               Real r2 = dot(d, d);
               if (!(r2 < h2) || Index(j) == i || blocked(j, xj)) continue;
               if (c < nv.stride) {
-                indices[nv.slot(i, c)] = j;
+                put(nv.slot(i, c), high | (j - base));
               } else {
                 if (farthest < 0) findFarthest();
                 if (r2 < farthest) {
-                  indices[nv.slot(i, farSlot)] = j;
+                  put(nv.slot(i, farSlot), high | (j - base));
                   findFarthest();
                 }
               }
@@ -183,16 +224,18 @@ void NeighborGrid::launchLists(const Position* x, Real t) {
           return;
         }
 #if EDDY_BACKEND_CUDA
-        auto test = [&](std::uint32_t j, Vec3 p) {
-          Vec3 d = xi - p;
-          if (dot(d, d) < h2 && Index(j) != i && !blocked(j, p)) {
-            if (c < nv.stride) indices[nv.slot(i, c)] = j;
-            ++c;
-          }
-        };
         // four candidates loaded before any is tested: the loads overlap instead of queueing behind the
         // list stores, which matters most where few warps per SM hide the latency (small particle counts)
-        g.forEachCell(xi, [&](std::uint32_t begin, std::uint32_t end) {
+        g.forEachCell(xi, [&](std::uint32_t begin, std::uint32_t end, std::uint32_t key) {
+          std::uint32_t high, base;
+          entryParts(begin, end, key, high, base);
+          auto test = [&](std::uint32_t j, Vec3 p) {
+            Vec3 d = xi - p;
+            if (dot(d, d) < h2 && Index(j) != i && !blocked(j, p)) {
+              if (c < nv.stride) put(nv.slot(i, c), high | (j - base));
+              ++c;
+            }
+          };
           std::uint32_t j = begin;
           for (; j + 4 <= end; j += 4) {
             Vec3 p0 = positionOf(x[j]), p1 = positionOf(x[j + 1]), p2 = positionOf(x[j + 2]),
@@ -209,7 +252,6 @@ void NeighborGrid::launchLists(const Position* x, Real t) {
     // pass), so every candidate is stored and the count advances by the test's result; four candidates at
     // a time keep the count's dependency chain short. Rejected ones are overwritten; past the last slot the
     // stores land in the row's spare slot.
-    std::uint32_t* row = indices + nv.slot(i, 0);
     const Index last = nv.stride;
     auto accept = [&](std::uint32_t j) -> Index {
       Vec3 xj = positionOf(x[j]);
@@ -218,23 +260,38 @@ void NeighborGrid::launchLists(const Position* x, Real t) {
       if (WithBarriers && a) a = !blocked(j, xj);
       return a;
     };
-    g.forEachCell(xi, [&](std::uint32_t begin, std::uint32_t end) {
+    // entry(j) is what the row stores for candidate j
+    auto walk = [&](auto* row, std::uint32_t begin, std::uint32_t end, auto entry) {
       std::uint32_t j = begin;
       for (; j + 4 <= end; j += 4) {
         Index a0 = accept(j), a1 = accept(j + 1), a2 = accept(j + 2), a3 = accept(j + 3);
         Index c1 = c + a0, c2 = c1 + a1, c3 = c2 + a2;
-        row[c < last ? c : last] = j;
-        row[c1 < last ? c1 : last] = j + 1;
-        row[c2 < last ? c2 : last] = j + 2;
-        row[c3 < last ? c3 : last] = j + 3;
+        row[c < last ? c : last] = entry(j);
+        row[c1 < last ? c1 : last] = entry(j + 1);
+        row[c2 < last ? c2 : last] = entry(j + 2);
+        row[c3 < last ? c3 : last] = entry(j + 3);
         c = c3 + a3;
       }
       for (; j < end; ++j) {
         Index a = accept(j);
-        row[c < last ? c : last] = j;
+        row[c < last ? c : last] = entry(j);
         c += a;
       }
-    });
+    };
+    if constexpr (Narrow) {
+      std::uint16_t* row = narrow + nv.slot(i, 0);
+      g.forEachCell(xi, [&](std::uint32_t begin, std::uint32_t end, std::uint32_t key) {
+        std::uint32_t high, base;
+        entryParts(begin, end, key, high, base);
+        walk(row, begin, end, [=](std::uint32_t j) { return std::uint16_t(high | (j - base)); });
+      });
+    } else {
+      // wide entries need no cell: runs of up to three cells
+      std::uint32_t* row = wide + nv.slot(i, 0);
+      g.forEachCell(xi, [&](std::uint32_t begin, std::uint32_t end) {
+        walk(row, begin, end, [](std::uint32_t j) { return j; });
+      });
+    }
 #endif
         counts[i] = std::uint32_t(c);
         atomicMaxU32(most, std::uint32_t(c));
@@ -247,12 +304,16 @@ bool NeighborGrid::listsComplete() {
   Index largest = Index(words[0]);
   invalid_ = words[1] == epoch_;
   mostSeen_ = std::max(mostSeen_, largest);
-  if (maxNeighbors_ > 0 || largest <= stride_) return true;  // a cap keeps the nearest by design
+  // a cell held more particles than a narrow entry can place: wide entries from now on (rare: a pile-up)
+  bool widen = narrow_ && words[7] != 0;
+  // a cap keeps the nearest by design
+  if (!widen && (maxNeighbors_ > 0 || largest <= stride_)) return true;
   // more neighbours than slots: widen the lists (rare, geometric) where memory allows; the caller builds
   // them again
-  Index stride = std::max<Index>(largest + largest / 4, stride_ + stride_ / 2);
-  std::size_t need =
-      std::size_t((capacity_ + 31) / 32 * 32) * std::size_t(stride + kSpareSlots) * sizeof(std::uint32_t);
+  Index stride = stride_;
+  if (maxNeighbors_ == 0 && largest > stride_)
+    stride = std::max<Index>(largest + largest / 4, stride_ + stride_ / 2);
+  std::size_t need = listWords(stride, narrow_ && !widen) * sizeof(std::uint32_t);
   std::size_t free = freeDeviceBytes(kDevice) + neighborIndices_.bytes();
   if (need > free)
     throw RuntimeFailure("not enough " + std::string(kDevice == Device::Cuda ? "GPU" : "host") +
@@ -262,7 +323,8 @@ bool NeighborGrid::listsComplete() {
                          " MiB are free; particles have piled up (a blow-up?), or increase /fluid/spacing "
                          "or set pbf.max_neighbors");
   stride_ = stride;
-  neighborIndices_.resize(kDevice, listSlots());
+  if (widen) narrow_ = false;
+  neighborIndices_.resize(kDevice, listWords(stride_, narrow_));
   fillBytes(kDevice, check_.words(0), 0, sizeof(std::uint32_t));
   return false;
 }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cmath>
+#include <type_traits>
 
 #include "backend/async_readback.h"
 #include "backend/primitives.h"
@@ -26,6 +27,31 @@ inline constexpr bool kCellRows = false;
 #else
 inline constexpr bool kCellRows = true;
 #endif
+
+// Steps between neighbouring cells' keys without decoding them: each axis's coordinate sits in the key's
+// bits `x`, `y` or `z` (interleaved in the Morton order, side by side in rows), and a coordinate plus or
+// minus one is added in place, carries and borrows passing over the other axes' bits. Wraps around the
+// periodic tile as the keys do.
+struct CellSteps {
+  std::uint32_t x = 0, y = 0, z = 0;  // each axis's bits in a key
+
+  // the coordinate's part of key k moved by d - 1 (d = 0, 1, 2) along the axis with bits m
+  EDDY_HD static std::uint32_t step(std::uint32_t k, std::uint32_t m, std::uint32_t d) {
+    std::uint32_t one = m & (0u - m);
+    std::uint32_t p = k & m;
+    return d == 1 ? p : (d == 2 ? ((k | ~m) + one) & m : (p - one) & m);
+  }
+  // d + 1, d the step from key `from` to key `to` along the axis with bits m (-1, 0 or +1)
+  EDDY_HD static std::uint32_t axisCode(std::uint32_t from, std::uint32_t to, std::uint32_t m) {
+    std::uint32_t d = ((to & m) - (from & m)) & m;
+    return d == 0 ? 1u : (d == (m & (0u - m)) ? 2u : 0u);
+  }
+  // the offset code from the cell with key `from` to its neighbour with key `to`: each axis's d + 1 in two
+  // bits, x lowest
+  EDDY_HD std::uint32_t code(std::uint32_t from, std::uint32_t to) const {
+    return axisCode(from, to, x) | axisCode(from, to, y) << 2 | axisCode(from, to, z) << 4;
+  }
+};
 
 struct GridView {
   const std::uint32_t* sortedKeys = nullptr;
@@ -69,6 +95,15 @@ struct GridView {
     return Real(i) > v ? i - 1 : i;
 #endif
   }
+  // where each axis's coordinate sits in a key
+  EDDY_HD CellSteps steps() const {
+    if constexpr (kCellRows) {
+      std::uint32_t yz = spreadPairs(axisMask) << axisBits;
+      return {axisMask, yz, yz << 1};
+    }
+    std::uint32_t x = spread(axisMask);
+    return {x, x << 1, x << 2};
+  }
   EDDY_HD void cellOf(Vec3 p, int& cx, int& cy, int& cz) const {
     cx = cellIndex(p.x * invCellSize);
     cy = cellIndex(p.y * invCellSize);
@@ -102,9 +137,11 @@ struct GridView {
   }
   // calls f(begin, end) for the sorted particles of the 27 cells around p that come within one cell size
   // of p (distance to particles not checked), a run per cell or, with kCellRows, per row of up to three
-  // cells; about a quarter of the edge and corner cells are skipped
+  // cells; about a quarter of the edge and corner cells are skipped. A callback that takes a third
+  // argument gets a run per cell on every backend, with the cell's key.
   template <class F>
   EDDY_HD void forEachCell(Vec3 p, F&& f) const {
+    constexpr bool kWithKey = std::is_invocable_v<F&, std::uint32_t, std::uint32_t, std::uint32_t>;
     Vec3 u = p * invCellSize;
     Real fx = floorf(u.x), fy = floorf(u.y), fz = floorf(u.z);
     int cx = cellIndex(u.x), cy = cellIndex(u.y), cz = cellIndex(u.z);  // as cellOf
@@ -120,8 +157,17 @@ struct GridView {
         for (int dy = -1; dy <= 1; ++dy) {
           Real gy = gz + (dy < 0 ? ly * ly : (dy > 0 ? (1 - ly) * (1 - ly) : Real(0)));
           if (gy >= reach) continue;
-          forEachRun(rowKey(cy + dy, cz + dz), gy + low < reach ? cx - 1 : cx,
-                     gy + high < reach ? cx + 1 : cx, f);
+          int lo = gy + low < reach ? cx - 1 : cx, hi = gy + high < reach ? cx + 1 : cx;
+          if constexpr (kWithKey) {
+            std::uint32_t row = rowKey(cy + dy, cz + dz);
+            for (int c = lo; c <= hi; ++c) {
+              std::uint32_t k = row | (std::uint32_t(c) & axisMask);
+              std::uint32_t begin = keyStarts[k], end = keyStarts[k + 1];
+              if (end > begin) f(begin, end, k);
+            }
+          } else {
+            forEachRun(rowKey(cy + dy, cz + dz), lo, hi, f);
+          }
         }
       }
       return;
@@ -146,7 +192,11 @@ struct GridView {
           if (gy + (dx < 0 ? lx * lx : (dx > 0 ? (1 - lx) * (1 - lx) : Real(0))) >= reach) continue;
           std::uint32_t k = kyz | (dx < 0 ? kx0 : (dx > 0 ? kx2 : kx1));
           std::uint32_t begin = keyStarts[k], end = keyStarts[k + 1];
-          if (end > begin) f(begin, end);
+          if constexpr (kWithKey) {
+            if (end > begin) f(begin, end, k);
+          } else {
+            if (end > begin) f(begin, end);
+          }
         }
       }
     }
@@ -191,20 +241,41 @@ struct GridView {
   }
 };
 
-// neighbour lists: on CUDA, tiles of 32 particles (a warp) hold their k-th neighbours side by side, so a
-// warp reads 128 contiguous bytes per neighbour and the list build writes into one small tile instead of
-// all over the array; on the CPU each particle's neighbours are contiguous (cache lines), followed by one
-// spare slot that the branch-free list build may write to
+// Neighbour lists: on CUDA, tiles of 32 particles (a warp) hold their k-th neighbours side by side, so a
+// warp reads contiguous bytes per neighbour and the list build writes into one small tile instead of all
+// over the array; on the CPU each particle's neighbours are contiguous (cache lines), followed by one spare
+// slot that the branch-free list build may write to.
+//
+// An entry is narrow (16 bits) or wide (32 bits). A narrow entry names the neighbour's cell by its offset
+// from the particle's own cell (CellSteps' code, 6 bits) and the neighbour by its place in that cell's run
+// of sorted particles (10 bits): half the bytes of an index, and the lists are most of the memory traffic
+// of the passes that read them and most of the SPH solvers' memory. A wide entry is the index itself; the
+// lists turn wide for good when a cell holds more than kMostInCell particles (a pile-up).
 #if EDDY_BACKEND_CUDA
 inline constexpr int kSpareSlots = 0;
 #else
 inline constexpr int kSpareSlots = 1;
 #endif
 
+// Whether the backend takes narrow entries where a solver asks for them: on the GPU. On the CPU their
+// decoding cost more than it saved (WCSPH at 65k particles, 2 cores: 27-30 -> 38-39 ms a substep).
+#if EDDY_BACKEND_CUDA
+inline constexpr bool kNarrowLists = true;
+#else
+inline constexpr bool kNarrowLists = false;
+#endif
+
 struct NeighborView {
+  static constexpr int kPlaceBits = 10;
+  static constexpr std::uint32_t kMostInCell = 1u << kPlaceBits;
+
   const std::uint32_t* counts = nullptr;
-  const std::uint32_t* indices = nullptr;
-  Index stride = 0;  // slots per particle
+  const void* entries = nullptr;  // std::uint16_t (narrow) or std::uint32_t (wide)
+  Index stride = 0;               // slots per particle
+  bool narrow = false;
+  const std::uint32_t* cells = nullptr;   // each sorted particle's cell key
+  const std::uint32_t* starts = nullptr;  // the first sorted particle of each key (GridView::keyStarts)
+  CellSteps steps;
 
   EDDY_HD Index count(Index i) const {
     Index c = Index(counts[i]);
@@ -217,7 +288,61 @@ struct NeighborView {
     return std::size_t(i) * (stride + kSpareSlots) + k;
 #endif
   }
-  EDDY_HD Index at(Index i, Index k) const { return Index(indices[slot(i, k)]); }
+  // the keys of the 27 cells around a particle's, as each axis's part for the offsets -1, 0 and +1
+  struct Around {
+    std::uint32_t x0, x1, x2, y0, y1, y2, z0, z1, z2;
+    EDDY_HD std::uint32_t key(std::uint32_t code) const {
+      std::uint32_t a = code & 3u, b = code >> 2 & 3u, c = code >> 4 & 3u;
+      return (a == 0 ? x0 : (a == 1 ? x1 : x2)) | (b == 0 ? y0 : (b == 1 ? y1 : y2)) |
+             (c == 0 ? z0 : (c == 1 ? z1 : z2));
+    }
+  };
+  // what decode() reads particle i's narrow entries against: taken once per particle
+  EDDY_HD Around around(Index i) const {
+    std::uint32_t k = cells[i];
+    Around a;
+    a.x0 = CellSteps::step(k, steps.x, 0), a.x1 = k & steps.x, a.x2 = CellSteps::step(k, steps.x, 2);
+    a.y0 = CellSteps::step(k, steps.y, 0), a.y1 = k & steps.y, a.y2 = CellSteps::step(k, steps.y, 2);
+    a.z0 = CellSteps::step(k, steps.z, 0), a.z1 = k & steps.z, a.z2 = CellSteps::step(k, steps.z, 2);
+    return a;
+  }
+  // a narrow entry's neighbour, for a particle whose around(i) is `around`
+  EDDY_HD Index decode(std::uint32_t e, const Around& around) const {
+    return Index(starts[around.key(e >> kPlaceBits)] + (e & (kMostInCell - 1)));
+  }
+  // the k-th neighbour of particle i (slow: prefer forEach)
+  EDDY_HD Index at(Index i, Index k) const {
+    if (!narrow) return Index(static_cast<const std::uint32_t*>(entries)[slot(i, k)]);
+    return decode(static_cast<const std::uint16_t*>(entries)[slot(i, k)], around(i));
+  }
+  // calls f(j) for every neighbour j of particle i, in list order (Unroll: 1, or 4 entries at a time on
+  // the GPU). The format is chosen once per particle: chosen per entry, it kept the compiler from
+  // overlapping the loads of successive neighbours, and PBF's passes took twice as long.
+  template <int Unroll = 1, class F>
+  EDDY_HD void forEach(Index i, F&& f) const {
+    static_assert(Unroll == 1 || Unroll == 4);
+    Index n = count(i);
+    if (narrow) {
+      const std::uint16_t* e = static_cast<const std::uint16_t*>(entries);
+      Around a = around(i);
+      auto at = [&](Index s) { f(decode(e[slot(i, s)], a)); };
+      if constexpr (Unroll == 4) {
+        EDDY_UNROLL4
+        for (Index s = 0; s < n; ++s) at(s);
+      } else {
+        for (Index s = 0; s < n; ++s) at(s);
+      }
+    } else {
+      const std::uint32_t* e = static_cast<const std::uint32_t*>(entries);
+      auto at = [&](Index s) { f(Index(e[slot(i, s)])); };
+      if constexpr (Unroll == 4) {
+        EDDY_UNROLL4
+        for (Index s = 0; s < n; ++s) at(s);
+      } else {
+        for (Index s = 0; s < n; ++s) at(s);
+      }
+    }
+  }
 };
 
 class NeighborGrid {
@@ -226,6 +351,10 @@ class NeighborGrid {
   // default support of two spacings has 26 neighbours, and the dam break at 1M particles (PBF, the bench's
   // substep) stays under 48; the lists widen by half when a particle has more
   static constexpr int kInitialSlots = 48;
+  // particles from which a solver's narrow lists are taken (FluidSimulation): memory limits the large
+  // scenes, and the small ones are where the decoding costs most (WCSPH, H200: 16k particles 0.086 ->
+  // 0.100 ms a substep, 1M 0.723 -> 0.757)
+  static constexpr Index kNarrowListsFrom = Index(1) << 19;
 
   NeighborGrid() = default;
   NeighborGrid(const NeighborGrid&) = delete;
@@ -261,12 +390,17 @@ class NeighborGrid {
   bool invalidParticle(Index& index, Vec3& position) const;
   // the largest neighbour count seen by any list build so far (the cap, where set, keeps the nearest)
   Index mostNeighborsSeen() const { return mostSeen_; }
+  // whether list entries are 16 bits (see NeighborView; set before setup, wide by default); they turn
+  // wide for good after a pile-up
+  bool narrowLists() const { return narrow_; }
+  void setNarrowLists(bool narrow);
 
   // every particle's cell key, recorded for the sort, with the blow-up check; and the list build, with
-  // or without the barrier tests (public: CUDA lambdas cannot live in private members)
+  // or without the barrier tests, for either entry format (public: CUDA lambdas cannot live in private
+  // members)
   template <class Position>
   void recordKeys(const Position* x, Index n);
-  template <class Position, bool WithBarriers>
+  template <class Position, bool WithBarriers, bool Narrow>
   void launchLists(const Position* x, Real t);
 
   GridView grid() const;
@@ -276,7 +410,7 @@ class NeighborGrid {
 
  private:
   void ensureCapacity(Index n);
-  std::size_t listSlots() const;
+  std::size_t listWords(Index stride, bool narrow) const;
 
   Real cellSize_ = 1;
   int axisBits_ = 6;
@@ -284,6 +418,7 @@ class NeighborGrid {
   Index capacity_ = 0;
   Index count_ = 0;
   Index stride_ = 0;
+  bool narrow_ = false;  // see NeighborView
   CountingSort sort_;
   Buffer<std::uint32_t> neighborCounts_, neighborIndices_;
   Vec3 lo_{}, hi_{};

@@ -134,6 +134,8 @@ FluidSimulation::FluidSimulation(const SceneDesc& scene) : scene_(scene), surfac
   Real reach = Real(0.5) * std::max({extent.x, extent.y, extent.z}) + 4 * kernels_.h;
   blowUpLo_ = scene.domain.min - Vec3{reach, reach, reach};
   blowUpHi_ = scene.domain.max + Vec3{reach, reach, reach};
+  grid_.setNarrowLists(kNarrowLists && solver_->narrowNeighborLists() &&
+                       Index(budget) >= NeighborGrid::kNarrowListsFrom);
   if (solver_->usesNeighborGrid())
     grid_.setup(kernels_.h, Index(budget), solver_->neighborCap(), blowUpLo_, blowUpHi_);
   grid_.setBarriers({barriers_.data(), barriers_.size()});

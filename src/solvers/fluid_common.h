@@ -24,8 +24,7 @@ inline void computeDensity(const StepContext& ctx, View<const Vec3> positions, V
       ctx.particles.size(), EDDY_KERNEL(Index i) {
         Vec3 xi = x[i];
         Real sum = k.poly6(0);
-        Index c = nb.count(i);
-        for (Index s = 0; s < c; ++s) sum += k.poly6(lengthSquared(xi - x[nb.at(i, s)]));
+        nb.forEach(i, [&](Index j) { sum += k.poly6(lengthSquared(xi - x[j])); });
         Real beyond = 0;
         Vec3 unused{};
         wall.accumulate(cs, nc, xi, t, beyond, unused);

@@ -91,6 +91,9 @@ class Solver {
   virtual bool invalidState() const { return false; }
   // most neighbours a list keeps (the nearest); 0 = every neighbour
   virtual int neighborCap() const { return 0; }
+  // whether the solver's neighbour lists take 16-bit entries on the GPU (NeighborView): about 95 bytes a
+  // particle lighter, and slower to read
+  virtual bool narrowNeighborLists() const { return false; }
   // device memory the solver holds beyond particle attributes (grids, tables)
   virtual std::size_t deviceBytes() const { return 0; }
   // the contact distance to colliders (StepContext::particleRadius), in particle spacings: the layer at

@@ -47,11 +47,11 @@ EllipsoidView ParticleEllipsoids::build(const Vec3* positions, Index n, const Ne
         Vec3 xi = positions[i];
         YuTurkField::Sums sums;
         sums.add(Vec3{}, 0, invR);  // the particle itself
-        for (Index k = 0, c = neighbors.count(i); k < c; ++k) {
-          Vec3 d = positions[neighbors.at(i, k)] - xi;
+        neighbors.forEach(i, [&](Index j) {
+          Vec3 d = positions[j] - xi;
           Real d2 = dot(d, d);
           if (d2 < r2) sums.add(d, d2, invR);
-        }
+        });
         YuTurkField::Kernel kernel = sums.kernel(h, h);
         ellipsoidOf(kernel.G, kernel.reach, scale, radius, shape[i], bound[i]);
       });

@@ -122,9 +122,7 @@ void DivergenceFreeSph::densityAndFactor(StepContext& ctx) {
         Real sum = 0, squares = 0;
         Vec3 a{}, blend{};
         SymmetricMatrix l{};
-        Index n = nb.count(i);
-        for (Index s = 0; s < n; ++s) {
-          Index j = nb.at(i, s);
+        nb.forEach(i, [&](Index j) {
           Vec3 d = xi - x[j];
           Real r2 = dot(d, d);
           Vec3 g = k.spikyGradientSquared(d, r2);
@@ -133,7 +131,7 @@ void DivergenceFreeSph::densityAndFactor(StepContext& ctx) {
           squares += dot(g, g);
           blend += (v[j] - vi) * k.poly6(r2);
           l.addOuter(d, -dot(g, d) / fmaxf(r2, Real(1e-30)));
-        }
+        });
         Real beyond = 0;
         Vec3 gradWall{};
         wall.accumulate(cs, nc, xi, time, beyond, gradWall);
@@ -256,11 +254,10 @@ void DivergenceFreeSph::stiffnessPass(StepContext& ctx, Real dt, const std::uint
         Vec3 xi = x[i], vi = v[i];
         Real fluid = 0, walls = 0;
         Index n = nb.count(i);
-        for (Index s = 0; s < n; ++s) {
-          Index j = nb.at(i, s);
+        nb.forEach(i, [&](Index j) {
           Vec3 d = xi - x[j];
           fluid += dot(vi - v[j], k.spikyGradientSquared(d, dot(d, d)));
-        }
+        });
         wall.forEachWallShare(cs, nc, xi, time, [&](int c, Vec3 g, Vec3 at) {
           walls += dot(vi - colliderVelocityAt(cs[c], at, time), g);
         });
@@ -312,16 +309,14 @@ void DivergenceFreeSph::velocityPass(StepContext& ctx, Real dt, bool warmStart, 
         Vec3 xi = xyz(own);
         Real ki = own.w;
         Vec3 a{}, g{};  // g = sum_j (kappa_j - kappa_i) grad W_ij = L_i grad kappa
-        Index n = nb.count(i);
-        for (Index s = 0; s < n; ++s) {
-          Index j = nb.at(i, s);
+        nb.forEach(i, [&](Index j) {
           Vec4 other = step[j];
           Vec3 d = xi - xyz(other);
           Vec3 w = k.spikyGradientSquared(d, dot(d, d));
           Real kj = other.w;
           a -= w * (ki + kj);
           g += w * (kj - ki);
-        }
+        });
         a = a * sm + wallPressureAcceleration(wall, cs, nc, xi, time, ki, Vec3{}) * sWall;
         // the mirror's kappa also varies along each wall as the fluid's does, kappa_i + (x_b - x_i) . grad
         // kappa: the vertical support a particle beside a side wall lost with its neighbours beyond it

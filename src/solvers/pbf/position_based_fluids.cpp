@@ -100,16 +100,14 @@ void PositionBasedFluids::solveDensity(StepContext& ctx, Real dt) {
         Real w = k.poly6(0);
         Vec3 gradI{};
         Real sumGrad2 = 0;
-        Index n = nb.count(i);
-        EDDY_UNROLL4
-        for (Index s = 0; s < n; ++s) {
-          Vec3 d = xi - xyz(xp[nb.at(i, s)]);
+        nb.forEach<4>(i, [&](Index j) {
+          Vec3 d = xi - xyz(xp[j]);
           Real r2 = dot(d, d);
           w += k.poly6(r2);
           Vec3 g = k.spikyGradientSquared(d, r2) * gradScale;
           gradI += g;
           sumGrad2 += dot(g, g);
-        }
+        });
         // colliders: their share of the density and of grad_i C_i (they do not move)
         Real beyond = 0;
         Vec3 gradWall{};
@@ -169,13 +167,13 @@ void PositionBasedFluids::correctionPass(StepContext& ctx, Real dt) {
         Real li = own.w;
         Vec3 sum{};
         Index n = nb.count(i);
-        for (Index s = 0; s < n; ++s) {
-          Vec4 other = xl[nb.at(i, s)];
+        nb.forEach(i, [&](Index j) {
+          Vec4 other = xl[j];
           Vec3 d = xi - xyz(other);
           Real r2 = dot(d, d);
           Real scorr = -scorrK * scorrPower<ScorrPow>(k.poly6(r2) * invWdq, scorrN);
           sum += k.spikyGradientSquared(d, r2) * (li + other.w + scorr);
-        }
+        });
         Vec3 dp = (sum * scale + wallPush[i]) * omega;
         // constraint averaging (Macklin et al. 2014, section 4.2, without its omega): a particle in many
         // constraints takes the mean of their corrections rather than the sum; it only damps
@@ -257,9 +255,7 @@ void PositionBasedFluids::smoothVelocities(StepContext& ctx) {
         Vec3* omegaOut = omega;  // captured here: CUDA cannot first-capture inside `if constexpr`
         Vec3 xi = xyz(x[i]), vi = xyz(vNew[i]);
         Vec3 smooth{}, w{};
-        Index n = nb.count(i);
-        for (Index s = 0; s < n; ++s) {
-          Index j = nb.at(i, s);
+        nb.forEach(i, [&](Index j) {
           Vec3 d = xi - xyz(x[j]);
           Real r2 = dot(d, d);
           Vec4 other = vNew[j];
@@ -267,7 +263,7 @@ void PositionBasedFluids::smoothVelocities(StepContext& ctx) {
           Real vol = other.w;
           smooth += vij * (vol * k.poly6(r2));
           if constexpr (Vorticity) w += cross(k.spikyGradientSquared(d, r2), vij) * vol;
-        }
+        });
         v[i] = vi + smooth * c;
         if constexpr (Vorticity) omegaOut[i] = w;
       });
@@ -294,12 +290,10 @@ void PositionBasedFluids::viscosityAndVorticity(StepContext& ctx, Real dt) {
         Vec3 xi = xyz(x[i]);
         Real wi = length(omega[i]);
         Vec3 eta{};
-        Index n = nb.count(i);
-        for (Index s = 0; s < n; ++s) {
-          Index j = nb.at(i, s);
+        nb.forEach(i, [&](Index j) {
           Vec3 d = xi - xyz(x[j]);
           eta += k.spikyGradientSquared(d, dot(d, d)) * ((length(omega[j]) - wi) * vNew[j].w);
-        }
+        });
         Real l = length(eta);
         if (l > Real(1e-12)) v[i] += cross(eta / l, omega[i]) * (epsVort * dt);
       });

@@ -140,9 +140,7 @@ void WeaklyCompressibleSph::integrateDensity(StepContext& ctx, Real dt) {
         Vec3 xi = x[i], vi = v[i];
         Real ri = rho[i];
         Real divergence = 0, diffused = 0;
-        Index n = nb.count(i);
-        for (Index s = 0; s < n; ++s) {
-          Index j = nb.at(i, s);
+        nb.forEach(i, [&](Index j) {
           Vec3 d = xi - x[j];
           Real r2 = dot(d, d);
           Vec3 grad = k.spikyGradientSquared(d, r2);  // grad_i W_ij
@@ -152,7 +150,7 @@ void WeaklyCompressibleSph::integrateDensity(StepContext& ctx, Real dt) {
           // step
           Real psi = (rj - ri) + dot(hydrostatic, d);
           diffused += psi * -dot(d, grad) / ((r2 + eta2) * rj);
-        }
+        });
         // the colliders as fluid at rest (moving with them), with the gradient integral their pressure
         // force uses
         Real walls = 0;
@@ -190,9 +188,7 @@ void WeaklyCompressibleSph::forces(StepContext& ctx) {
         Vec3 xi = xyz(own), vi = xyz(ownV);
         Real pi = own.w;  // p_i / rho_i^2
         Vec3 ap{}, av{};
-        Index n = nb.count(i);
-        for (Index s = 0; s < n; ++s) {
-          Index j = nb.at(i, s);
+        nb.forEach(i, [&](Index j) {
           Vec4 other = xp[j], otherV = vr[j];
           Vec3 d = xi - xyz(other);
           Real r2 = dot(d, d);
@@ -201,7 +197,7 @@ void WeaklyCompressibleSph::forces(StepContext& ctx) {
           // symmetric pressure acceleration -sum_j m (p_i/rho_i^2 + p_j/rho_j^2) grad W_ij
           ap -= k.spikyGradientSquared(d, r2) * (gm * (pi + other.w));
           av += (xyz(otherV) - vi) * (m / otherV.w * k.viscosityLaplacian(r));
-        }
+        });
         // colliders push back with the particle's density mirrored onto them and its pressure extrapolated
         // hydrostatically to the mirror point, 2 (at - x_i) away (Adami, Hu & Adams 2012): the wall then
         // carries a column at rest without the contact response's help
