@@ -168,6 +168,15 @@ void parallelForBounded(Index n, F f) {
 }
 #endif
 
+// *p, read while other threads may change it atomically
+EDDY_HD inline std::uint32_t atomicLoadU32(const std::uint32_t* p) {
+#if defined(__CUDA_ARCH__)
+  return *static_cast<const volatile std::uint32_t*>(p);
+#else
+  return __atomic_load_n(p, __ATOMIC_RELAXED);
+#endif
+}
+
 // *p = max(*p, v) from inside EDDY_KERNEL bodies; on the GPU one atomic per warp
 EDDY_HD inline void atomicMaxU32(std::uint32_t* p, std::uint32_t v) {
 #if defined(__CUDA_ARCH__)

@@ -108,6 +108,8 @@ void MovingLeastSquaresMpm::setup(StepContext& ctx) {
   fastest_.words(0);  // allocated here, not in the step loop
   heldIn_ = Buffer<unsigned long long>(kDevice, 1);
   heldIn_.fillZero();
+  fastestNode_ = Buffer<std::uint32_t>(kDevice, 1);
+  fastestNode_.fillZero();
 }
 
 void MovingLeastSquaresMpm::initializeParticles(StepContext& ctx, Index first, Index count,
@@ -154,22 +156,33 @@ void MovingLeastSquaresMpm::launchStableTimeStep(StepContext& ctx, int slot) {
   const Real* mat = p.real(attr_mpm::kMaterial).data;
   const MpmMaterial* mats = materials_.data();
   // the fastest particle, the fastest sound and the fastest grid node of the last update, as three
-  // maxima read back together
+  // maxima read back together; the last was maximised by the update, and starts again from zero here
   std::uint32_t* most = fastest_.words(slot);
-  fillBytes(kDevice, most, 0, 3 * sizeof(std::uint32_t));
+  std::uint32_t* node = fastestNode_.data();
+  fillBytes(kDevice, most, 0, 2 * sizeof(std::uint32_t));
   const Vec3* x = p.vec3(attr::kPosition).data;
   parallelFor(
       n, EDDY_KERNEL(Index i) {
+        if (i == 0) {
+          most[2] = *node;
+          *node = 0;
+        }
         // a position that is not finite counts as a speed that is not (the blow-up check)
         Vec3 xi = x[i];
         bool finite = xi.x - xi.x == 0 && xi.y - xi.y == 0 && xi.z - xi.z == 0;
         atomicMaxU32(&most[0], speedBits(finite ? length(v[i]) : Real(NAN)));
         atomicMaxU32(&most[1], speedBits(particleWaveSpeed(mats[int(mat[i])], jp ? jp[i] : Real(1))));
       });
+  fastest_.queueCopy(slot);
+}
+
+// the fastest node of the grid as it is (after a restore; the update maximises it as it goes)
+void MovingLeastSquaresMpm::findFastestNode() {
+  std::uint32_t* node = fastestNode_.data();
+  fillBytes(kDevice, node, 0, sizeof(std::uint32_t));
   const Vec4* nodes = grid_.nodes().data;
   parallelFor(
-      grid_.nodeCount(), EDDY_KERNEL(Index k) { atomicMaxU32(&most[2], speedBits(length(xyz(nodes[k])))); });
-  fastest_.queueCopy(slot);
+      grid_.nodeCount(), EDDY_KERNEL(Index k) { atomicMaxU32(node, speedBits(length(xyz(nodes[k])))); });
 }
 
 Real MovingLeastSquaresMpm::stableTimeStepOf(StepContext& ctx, int slot) {
@@ -248,6 +261,7 @@ void MovingLeastSquaresMpm::particleToGrid(StepContext& ctx, Real dt) {
   update.mode = boundary_;
   update.nodes = grid_.nodes().data;
   update.previous = transfer_ == MpmTransfer::Flip ? grid_.previous().data : nullptr;
+  update.fastest = fastestNode_.data();
   eddy::EDDY_NS::particleToGrid(grid_, ctx.particles.array<MpmPacked>(attr_mpm::kPacked).data, update);
 }
 
@@ -397,10 +411,11 @@ void MovingLeastSquaresMpm::restoreState(StepContext& ctx, const std::string& by
   copyBytes(kDevice, nodes.data, Device::Host, bytes.data() + sizeof held, nodes.size * sizeof(Vec4));
   if (bytes.size() > expected) std::memcpy(&since, bytes.data() + expected, sizeof since);
   sinceMoved_ = since >= 0 && since < kMoveEvery ? since : 0;
+  findFastestNode();
 }
 
 std::size_t MovingLeastSquaresMpm::deviceBytes() const {
-  return grid_.bytes() + materials_.bytes() + heldIn_.bytes() + fastest_.bytes();
+  return grid_.bytes() + materials_.bytes() + heldIn_.bytes() + fastest_.bytes() + fastestNode_.bytes();
 }
 
 }  // namespace eddy::EDDY_NS

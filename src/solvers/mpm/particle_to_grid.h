@@ -29,6 +29,9 @@ struct GridUpdate {
   MpmBoundary mode = MpmBoundary::Separate;
   Vec4* nodes = nullptr;     // velocity after the update, and mass
   Vec4* previous = nullptr;  // flip only: the velocity before forces and boundaries, and mass
+  // where the largest node speed after the update is maximised into (as bits; the CFL condition's grid
+  // velocity), or null
+  std::uint32_t* fastest = nullptr;
 };
 
 // the transfer and the grid update of every node of `grid`, from the sorted packed particles `in`
