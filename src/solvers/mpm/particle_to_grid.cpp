@@ -109,25 +109,66 @@ EDDY_HD inline void updateNode(const GridUpdate& u, const MpmGridView& g, int ix
 
 }  // namespace
 
+namespace {
+
+// the gather by node's tiles: kLayerNodes consecutive nodes, kLayerParts lanes each. On the GPU three
+// lanes share a node, one per layer of base nodes below it; on the CPU, whose lanes run one after another,
+// a lane gathers all three layers (three lanes and the sums' second pass doubled the CPU's seed benchmark).
+// The sums' order thus differs between the backends, as the neighbour search's cell order does.
+constexpr int kLayerNodes = 32;
+#if EDDY_BACKEND_CUDA
+constexpr int kLayerParts = 3;
+#else
+constexpr int kLayerParts = 1;
+#endif
+
+// the partial sums of a tile's lanes, by field (shared memory holds no type with initialisers)
+struct LayerSums {
+  Real mass[kLayerParts * kLayerNodes], mx[kLayerParts * kLayerNodes], my[kLayerParts * kLayerNodes];
+  Real mz[kLayerParts * kLayerNodes], ax[kLayerParts * kLayerNodes], ay[kLayerParts * kLayerNodes];
+  Real az[kLayerParts * kLayerNodes];
+  EDDY_HD void store(int lane, const NodeSums& s) {
+    mass[lane] = s.mass;
+    mx[lane] = s.momentum.x, my[lane] = s.momentum.y, mz[lane] = s.momentum.z;
+    ax[lane] = s.affine.x, ay[lane] = s.affine.y, az[lane] = s.affine.z;
+  }
+  EDDY_HD void addTo(NodeSums& s, int lane) const {
+    s.mass += mass[lane];
+    s.momentum += Vec3{mx[lane], my[lane], mz[lane]};
+    s.affine += Vec3{ax[lane], ay[lane], az[lane]};
+  }
+};
+
+}  // namespace
+
 // Every node gathers by itself: the particles based at node - (a, b, c), a, b, c in 0..2, reach it. The
 // base nodes of one row of the stencil along x are consecutive, so their particles are one span of the
-// sort: nine spans, each particle's x offset a taken from its base. Four particles are loaded at a time so
-// that their reads overlap (this gather is bound by memory latency, not bandwidth).
+// sort: nine spans, each particle's x offset a taken from its base. On the GPU three lanes share a node, one
+// per layer c of base nodes below it, and their sums are added in the order of c: each lane's chain of
+// dependent loads is a third as long (this gather is bound by memory latency, not bandwidth), and a warp
+// holds 32 consecutive nodes of one layer. Four particles are loaded at a time so that their reads overlap.
 void gatherByNode(const MpmGrid& grid, const MpmPacked* in, const GridUpdate& u) {
   MpmGridView g = grid.view();
   const std::uint32_t* first = grid.first();
   MpmBlocks blocks = grid.blocks();
-  parallelFor(
-      g.count(), EDDY_KERNEL(Index node) {
-        int ix, iy, iz;
-        g.coordinates(node, ix, iy, iz);
-        NodeSums sum;
-        int xLo = ix - 2 > 0 ? ix - 2 : 0, xHi = ix < g.nx - 3 ? ix : g.nx - 3;
-        // no particle comes near a node of an unmarked block: nothing to gather
-        if (blocks.reaches(ix, iy, iz)) {
-          for (int oc = 0; oc < 3; ++oc) {
+  Index count = g.count();
+  parallelForTiles<kLayerParts * kLayerNodes, LayerSums>(
+      (count + kLayerNodes - 1) / kLayerNodes, EDDY_KERNEL(auto& tile) {
+        LayerSums& layers = tile.shared();
+        Index firstNode = tile.index() * kLayerNodes;
+        tile.forLanes([&](int lane) {
+          NodeSums sum;
+          Index node = firstNode + lane % kLayerNodes;
+          if (node >= count) return;
+          int ix, iy, iz;
+          g.coordinates(node, ix, iy, iz);
+          int xLo = ix - 2 > 0 ? ix - 2 : 0, xHi = ix < g.nx - 3 ? ix : g.nx - 3;
+          // the layers this lane gathers: one on the GPU, all three on the CPU
+          int ocLo = kLayerParts == 1 ? 0 : lane / kLayerNodes, ocHi = kLayerParts == 1 ? 2 : ocLo;
+          // no particle comes near a node of an unmarked block: nothing to gather
+          for (int oc = ocLo; oc <= ocHi && xLo <= xHi && blocks.reaches(ix, iy, iz); ++oc) {
             int bz = iz - oc;
-            if (bz < 0 || bz > g.nz - 3 || xLo > xHi) continue;
+            if (bz < 0 || bz > g.nz - 3) continue;
             for (int ob = 0; ob < 3; ++ob) {
               int by = iy - ob;
               if (by < 0 || by > g.ny - 3) continue;
@@ -146,8 +187,21 @@ void gatherByNode(const MpmGrid& grid, const MpmPacked* in, const GridUpdate& u)
               }
             }
           }
-        }
-        updateNode(u, g, ix, iy, iz, sum);
+          if (kLayerParts == 1)
+            updateNode(u, g, ix, iy, iz, sum);
+          else
+            layers.store(lane, sum);
+        });
+        if (kLayerParts == 1) return;
+        tile.forLanes([&](int lane) {
+          Index node = firstNode + lane;
+          if (lane >= kLayerNodes || node >= count) return;
+          NodeSums sum;
+          for (int oc = 0; oc < kLayerParts; ++oc) layers.addTo(sum, oc * kLayerNodes + lane);
+          int ix, iy, iz;
+          g.coordinates(node, ix, iy, iz);
+          updateNode(u, g, ix, iy, iz, sum);
+        });
       });
 }
 
