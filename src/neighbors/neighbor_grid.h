@@ -141,6 +141,11 @@ struct GridView {
   // argument gets a run per cell on every backend, with the cell's key.
   template <class F>
   EDDY_HD void forEachCell(Vec3 p, F&& f) const {
+    forEachCellOfLayers(p, -1, 1, f);
+  }
+  // the same for the layers dzLo..dzHi (of -1, 0, +1) of the 27 cells only
+  template <class F>
+  EDDY_HD void forEachCellOfLayers(Vec3 p, int dzLo, int dzHi, F&& f) const {
     constexpr bool kWithKey = std::is_invocable_v<F&, std::uint32_t, std::uint32_t, std::uint32_t>;
     Vec3 u = p * invCellSize;
     Real fx = floorf(u.x), fy = floorf(u.y), fz = floorf(u.z);
@@ -152,7 +157,7 @@ struct GridView {
     if constexpr (kCellRows) {
       // a row's end cells are dropped where out of reach
       Real low = lx * lx, high = (1 - lx) * (1 - lx);
-      for (int dz = -1; dz <= 1; ++dz) {
+      for (int dz = dzLo; dz <= dzHi; ++dz) {
         Real gz = dz < 0 ? lz * lz : (dz > 0 ? (1 - lz) * (1 - lz) : Real(0));
         for (int dy = -1; dy <= 1; ++dy) {
           Real gy = gz + (dy < 0 ? ly * ly : (dy > 0 ? (1 - ly) * (1 - ly) : Real(0)));
@@ -181,7 +186,7 @@ struct GridView {
     std::uint32_t kz0 = spread(std::uint32_t(cz - 1) & axisMask) << 2,
                   kz1 = spread(std::uint32_t(cz) & axisMask) << 2,
                   kz2 = spread(std::uint32_t(cz + 1) & axisMask) << 2;
-    for (int dz = -1; dz <= 1; ++dz) {
+    for (int dz = dzLo; dz <= dzHi; ++dz) {
       Real gz = dz < 0 ? lz * lz : (dz > 0 ? (1 - lz) * (1 - lz) : Real(0));
       std::uint32_t kz = dz < 0 ? kz0 : (dz > 0 ? kz2 : kz1);
       for (int dy = -1; dy <= 1; ++dy) {
@@ -355,6 +360,10 @@ class NeighborGrid {
   // scenes, and the small ones are where the decoding costs most (WCSPH, H200: 16k particles 0.086 ->
   // 0.100 ms a substep, 1M 0.723 -> 0.757)
   static constexpr Index kNarrowListsFrom = Index(1) << 19;
+  // particles below which the GPU builds wide lists by layers of cells (launchListsByLayers; H200: PBF
+  // 16k 0.050 -> 0.034 ms, 516k 0.267 -> 0.250, 1M 0.490 -> 0.472; 4M 1.782 -> 1.774 but the substep
+  // 5.486 -> 5.515)
+  static constexpr Index kListsByLayersBelow = Index(1) << 20;
 
   NeighborGrid() = default;
   NeighborGrid(const NeighborGrid&) = delete;
@@ -402,6 +411,8 @@ class NeighborGrid {
   void recordKeys(const Position* x, Index n);
   template <class Position, bool WithBarriers, bool Narrow>
   void launchLists(const Position* x, Real t);
+  template <class Position, bool WithBarriers>
+  void launchListsByLayers(const Position* x, Real t);
 
   GridView grid() const;
   NeighborView neighbors() const;
