@@ -67,6 +67,49 @@ NeighborView NeighborGrid::neighbors() const {
 namespace {
 EDDY_HD inline Vec3 positionOf(const Vec3& p) { return p; }
 EDDY_HD inline Vec3 positionOf(const Vec4& p) { return xyz(p); }
+
+// calls test(j, x_j) for the sorted particles begin..end, four loaded before any is tested: the loads
+// overlap instead of queueing behind the list stores, which matters most where few warps per SM hide the
+// latency (small particle counts)
+template <class Position, class Test>
+EDDY_HD inline void testFourAtATime(const Position* x, std::uint32_t begin, std::uint32_t end, Test&& test) {
+  std::uint32_t j = begin;
+  for (; j + 4 <= end; j += 4) {
+    Vec3 p0 = positionOf(x[j]), p1 = positionOf(x[j + 1]), p2 = positionOf(x[j + 2]),
+         p3 = positionOf(x[j + 3]);
+    test(j, p0);
+    test(j + 1, p1);
+    test(j + 2, p2);
+    test(j + 3, p3);
+  }
+  for (; j < end; ++j) test(j, positionOf(x[j]));
+}
+
+// the thin obstacles a list build tests its pairs against (a pair whose segment enters one is no pair)
+struct BarrierTests {
+  const ColliderData* barriers = nullptr;
+  int count = 0;
+  Real reach = 0;  // a pair whose segment enters a barrier has both ends within h of it
+  Real t = 0;
+
+  // the barriers within reach of x_i (bit b % 32 for barrier b); most particles have none, and then no
+  // pair is tested
+  EDDY_HD std::uint32_t near(Vec3 xi) const {
+    std::uint32_t bits = 0;
+    for (int b = 0; b < count; ++b)
+      if (signedDistance(barriers[b], xi, t, nullptr) < reach) bits |= 1u << (b & 31);
+    return bits;
+  }
+  // whether neighbour j of i lies beyond one of the barriers `near` i; the segment is always walked from
+  // the lower index, so that i and j agree on their pair bit for bit
+  EDDY_HD bool blocked(std::uint32_t near, Index i, Vec3 xi, std::uint32_t j, Vec3 xj) const {
+    if (!near) return false;
+    Vec3 from = Index(j) < i ? xj : xi, to = Index(j) < i ? xi : xj;
+    for (int b = 0; b < count; ++b)
+      if ((near >> (b & 31) & 1u) && segmentEntersObstacle(barriers[b], from, to, t)) return true;
+    return false;
+  }
+};
 }  // namespace
 
 template <class Position>
@@ -147,32 +190,16 @@ void NeighborGrid::launchLists(const Position* x, Real t) {
   CellSteps steps = g.steps();
   std::uint32_t* most = check_.words(0);
   bool capped = maxNeighbors_ > 0;
-  const ColliderData* barriers = barriers_.data;
-  int barrierCount = int(barriers_.size);
-  // a pair whose segment enters a barrier has both ends within h of it (the segment is shorter than h)
-  Real barrierReach = cellSize_ * Real(1.001);
+  BarrierTests walls{barriers_.data, int(barriers_.size), cellSize_ * Real(1.001), t};
   parallelFor(
       n, EDDY_KERNEL(Index i) {
         Vec3 xi = positionOf(x[i]);
         std::uint32_t own = Narrow ? nv.cells[i] : 0;
         Index c = 0;
-        // the thin obstacles within reach of x_i (bit b % 32 for barrier b); most particles have none, and
-        // then no pair is tested
-        std::uint32_t near = 0;
-        if (WithBarriers) {  // a template constant: compiled out where false
-          for (int b = 0; b < barrierCount; ++b)
-            if (signedDistance(barriers[b], xi, t, nullptr) < barrierReach) near |= 1u << (b & 31);
-        }
-        // whether a neighbour lies beyond a barrier; the segment is always walked from the lower index, so
-        // that i and j agree on their pair bit for bit
+        // WithBarriers is a template constant: the tests are compiled out where it is false
+        std::uint32_t near = WithBarriers ? walls.near(xi) : 0;
         auto blocked = [&](std::uint32_t j, Vec3 xj) {
-          if (WithBarriers) {  // a template constant: compiled out where false
-            if (!near) return false;
-            Vec3 from = Index(j) < i ? xj : xi, to = Index(j) < i ? xi : xj;
-            for (int b = 0; b < barrierCount; ++b)
-              if ((near >> (b & 31) & 1u) && segmentEntersObstacle(barriers[b], from, to, t)) return true;
-          }
-          return false;
+          return WithBarriers && walls.blocked(near, i, xi, j, xj);
         };
         // a cell's entries are `high | (j - base)`: its offset code above the place in its run (narrow), or
         // the index (wide: both zero); a run too long for a narrow place turns the lists wide (on the host)
@@ -230,28 +257,16 @@ void NeighborGrid::launchLists(const Position* x, Real t) {
           return;
         }
 #if EDDY_BACKEND_CUDA
-        // four candidates loaded before any is tested: the loads overlap instead of queueing behind the
-        // list stores, which matters most where few warps per SM hide the latency (small particle counts)
         g.forEachCell(xi, [&](std::uint32_t begin, std::uint32_t end, std::uint32_t key) {
           std::uint32_t high, base;
           entryParts(begin, end, key, high, base);
-          auto test = [&](std::uint32_t j, Vec3 p) {
+          testFourAtATime(x, begin, end, [&](std::uint32_t j, Vec3 p) {
             Vec3 d = xi - p;
             if (dot(d, d) < h2 && Index(j) != i && !blocked(j, p)) {
               if (c < nv.stride) put(nv.slot(i, c), high | (j - base));
               ++c;
             }
-          };
-          std::uint32_t j = begin;
-          for (; j + 4 <= end; j += 4) {
-            Vec3 p0 = positionOf(x[j]), p1 = positionOf(x[j + 1]), p2 = positionOf(x[j + 2]),
-                 p3 = positionOf(x[j + 3]);
-            test(j, p0);
-            test(j + 1, p1);
-            test(j + 2, p2);
-            test(j + 3, p3);
-          }
-          for (; j < end; ++j) test(j, positionOf(x[j]));
+          });
         });
 #else
     // On the CPU the accept test is a coin flip for the branch predictor (a quarter of the candidates
@@ -333,9 +348,7 @@ void NeighborGrid::launchListsByLayers(const Position* x, Real t) {
   std::uint32_t* counts = neighborCounts_.data();
   std::uint32_t* indices = neighborIndices_.data();
   std::uint32_t* most = check_.words(0);
-  const ColliderData* barriers = barriers_.data;
-  int barrierCount = int(barriers_.size);
-  Real barrierReach = cellSize_ * Real(1.001);
+  BarrierTests walls{barriers_.data, int(barriers_.size), cellSize_ * Real(1.001), t};
   parallelForTiles<3 * kLayerParticles, StagedLists>(
       (n + kLayerParticles - 1) / kLayerParticles,
       EDDY_KERNEL(TileContext<3 * kLayerParticles, StagedLists> & tile) {
@@ -345,36 +358,14 @@ void NeighborGrid::launchListsByLayers(const Position* x, Real t) {
         // walks the layer's cells for particle i, calling keep(s, j) for its s-th neighbour j there
         auto walk = [&](Index i, int layer, auto&& keep) {
           Vec3 xi = positionOf(x[i]);
-          std::uint32_t near = 0;
-          if (WithBarriers) {  // a template constant: compiled out where false
-            for (int b = 0; b < barrierCount; ++b)
-              if (signedDistance(barriers[b], xi, t, nullptr) < barrierReach) near |= 1u << (b & 31);
-          }
-          auto blocked = [&](std::uint32_t j, Vec3 xj) {
-            if (WithBarriers) {  // as in launchLists: walked from the lower index
-              if (!near) return false;
-              Vec3 from = Index(j) < i ? xj : xi, to = Index(j) < i ? xi : xj;
-              for (int b = 0; b < barrierCount; ++b)
-                if ((near >> (b & 31) & 1u) && segmentEntersObstacle(barriers[b], from, to, t)) return true;
-            }
-            return false;
-          };
+          std::uint32_t near = WithBarriers ? walls.near(xi) : 0;
           std::uint32_t s = 0;
           g.forEachCellOfLayers(xi, layer - 1, layer - 1, [&](std::uint32_t begin, std::uint32_t end) {
-            auto test = [&](std::uint32_t j, Vec3 p) {
+            testFourAtATime(x, begin, end, [&](std::uint32_t j, Vec3 p) {
               Vec3 d = xi - p;
-              if (dot(d, d) < h2 && Index(j) != i && !blocked(j, p)) keep(s++, j);
-            };
-            std::uint32_t j = begin;
-            for (; j + 4 <= end; j += 4) {
-              Vec3 p0 = positionOf(x[j]), p1 = positionOf(x[j + 1]), p2 = positionOf(x[j + 2]),
-                   p3 = positionOf(x[j + 3]);
-              test(j, p0);
-              test(j + 1, p1);
-              test(j + 2, p2);
-              test(j + 3, p3);
-            }
-            for (; j < end; ++j) test(j, positionOf(x[j]));
+              if (dot(d, d) < h2 && Index(j) != i && !(WithBarriers && walls.blocked(near, i, xi, j, p)))
+                keep(s++, j);
+            });
           });
           return s;
         };
