@@ -107,26 +107,16 @@ EDDY_HD inline void updateNode(const GridUpdate& u, const MpmGridView& g, int ix
   if (u.previous) u.previous[node] = before;
 }
 
-}  // namespace
-
-namespace {
-
-// the gather by node's tiles: kLayerNodes consecutive nodes, kLayerParts lanes each. On the GPU three
-// lanes share a node, one per layer of base nodes below it; on the CPU, whose lanes run one after another,
-// a lane gathers all three layers (three lanes and the sums' second pass doubled the CPU's seed benchmark).
-// The sums' order thus differs between the backends, as the neighbour search's cell order does.
+// the gather by node on the GPU: tiles of kLayerNodes consecutive nodes, three lanes each, one per layer of
+// base nodes below the node. The CPU, whose lanes would run one after another, keeps a loop over nodes that
+// gathers all three layers (tiles of one lane a node cost its seed benchmark 3 %); the sums' order thus
+// differs between the backends, as the neighbour search's cell order does.
 constexpr int kLayerNodes = 32;
-#if EDDY_BACKEND_CUDA
-constexpr int kLayerParts = 3;
-#else
-constexpr int kLayerParts = 1;
-#endif
 
 // the partial sums of a tile's lanes, by field (shared memory holds no type with initialisers)
 struct LayerSums {
-  Real mass[kLayerParts * kLayerNodes], mx[kLayerParts * kLayerNodes], my[kLayerParts * kLayerNodes];
-  Real mz[kLayerParts * kLayerNodes], ax[kLayerParts * kLayerNodes], ay[kLayerParts * kLayerNodes];
-  Real az[kLayerParts * kLayerNodes];
+  Real mass[3 * kLayerNodes], mx[3 * kLayerNodes], my[3 * kLayerNodes], mz[3 * kLayerNodes];
+  Real ax[3 * kLayerNodes], ay[3 * kLayerNodes], az[3 * kLayerNodes];
   EDDY_HD void store(int lane, const NodeSums& s) {
     mass[lane] = s.mass;
     mx[lane] = s.momentum.x, my[lane] = s.momentum.y, mz[lane] = s.momentum.z;
@@ -139,70 +129,83 @@ struct LayerSums {
   }
 };
 
+// adds to `sum` the particles based in layers ocLo..ocHi below node (ix, iy, iz): per layer, the three rows
+// of base nodes along x, each one span of the sort, each particle's x offset taken from its base. Four
+// particles are loaded at a time so that their reads overlap (the gather is bound by memory latency).
+EDDY_HD inline void gatherLayers(const MpmGridView& g, const std::uint32_t* first, const MpmPacked* in,
+                                 int ix, int iy, int iz, int ocLo, int ocHi, NodeSums& sum) {
+  int xLo = ix - 2 > 0 ? ix - 2 : 0, xHi = ix < g.nx - 3 ? ix : g.nx - 3;
+  if (xLo > xHi) return;
+  for (int oc = ocLo; oc <= ocHi; ++oc) {
+    int bz = iz - oc;
+    if (bz < 0 || bz > g.nz - 3) continue;
+    for (int ob = 0; ob < 3; ++ob) {
+      int by = iy - ob;
+      if (by < 0 || by > g.ny - 3) continue;
+      Index row = g.linear(0, by, bz);
+      std::uint32_t end = first[row + xHi + 1];
+      EDDY_UNROLL4
+      for (std::uint32_t k = first[row + xLo]; k < end; ++k) {
+        MpmPacked q = in[k];
+        Vec3 cell = (xyz(q.position) - g.origin) * g.invDx;
+        // the base as MpmGridView::locate finds it: truncation rounds like floor once clamped to xLo >= 0,
+        // and spares the CPU calls to floorf, fminf and fmaxf for each particle
+        int bx = int(cell.x - Real(0.5));
+        bx = bx < xLo ? xLo : (bx > xHi ? xHi : bx);
+        Vec3 fx = cell - Vec3{Real(bx), Real(by), Real(bz)};
+        sum.add(q, fx, bsplineWeight(fx.x, ix - bx), ix - bx, ob, oc, g.dx);
+      }
+    }
+  }
+}
+
 }  // namespace
 
-// Every node gathers by itself: the particles based at node - (a, b, c), a, b, c in 0..2, reach it. The
-// base nodes of one row of the stencil along x are consecutive, so their particles are one span of the
-// sort: nine spans, each particle's x offset a taken from its base. On the GPU three lanes share a node, one
-// per layer c of base nodes below it, and their sums are added in the order of c: each lane's chain of
-// dependent loads is a third as long (this gather is bound by memory latency, not bandwidth), and a warp
-// holds 32 consecutive nodes of one layer. Four particles are loaded at a time so that their reads overlap.
+// Every node gathers by itself: the particles based at node - (a, b, c), a, b, c in 0..2, reach it
+// (gatherLayers). On the GPU three lanes share a node, one per layer c, and their sums are added in the
+// order of c: each lane's chain of dependent loads is a third as long, and a warp holds 32 consecutive
+// nodes of one layer.
 void gatherByNode(const MpmGrid& grid, const MpmPacked* in, const GridUpdate& u) {
   MpmGridView g = grid.view();
   const std::uint32_t* first = grid.first();
-  MpmBlocks blocks = grid.blocks();
   Index count = g.count();
-  parallelForTiles<kLayerParts * kLayerNodes, LayerSums>(
-      (count + kLayerNodes - 1) / kLayerNodes, EDDY_KERNEL(auto& tile) {
-        LayerSums& layers = tile.shared();
-        Index firstNode = tile.index() * kLayerNodes;
-        tile.forLanes([&](int lane) {
-          NodeSums sum;
-          Index node = firstNode + lane % kLayerNodes;
-          if (node >= count) return;
+  if constexpr (kDevice == Device::Host) {
+    MpmBlocks blocks = grid.blocks();
+    parallelFor(
+        count, EDDY_KERNEL(Index node) {
           int ix, iy, iz;
           g.coordinates(node, ix, iy, iz);
-          int xLo = ix - 2 > 0 ? ix - 2 : 0, xHi = ix < g.nx - 3 ? ix : g.nx - 3;
-          // the layers this lane gathers: one on the GPU, all three on the CPU
-          int ocLo = kLayerParts == 1 ? 0 : lane / kLayerNodes, ocHi = kLayerParts == 1 ? 2 : ocLo;
+          NodeSums sum;
           // no particle comes near a node of an unmarked block: nothing to gather
-          for (int oc = ocLo; oc <= ocHi && xLo <= xHi && blocks.reaches(ix, iy, iz); ++oc) {
-            int bz = iz - oc;
-            if (bz < 0 || bz > g.nz - 3) continue;
-            for (int ob = 0; ob < 3; ++ob) {
-              int by = iy - ob;
-              if (by < 0 || by > g.ny - 3) continue;
-              Index row = g.linear(0, by, bz);
-              std::uint32_t end = first[row + xHi + 1];
-              EDDY_UNROLL4
-              for (std::uint32_t k = first[row + xLo]; k < end; ++k) {
-                MpmPacked q = in[k];
-                Vec3 cell = (xyz(q.position) - g.origin) * g.invDx;
-                // the base as MpmGridView::locate finds it: truncation rounds like floor once clamped to
-                // xLo >= 0, and spares the CPU calls to floorf, fminf and fmaxf for each particle
-                int bx = int(cell.x - Real(0.5));
-                bx = bx < xLo ? xLo : (bx > xHi ? xHi : bx);
-                Vec3 fx = cell - Vec3{Real(bx), Real(by), Real(bz)};
-                sum.add(q, fx, bsplineWeight(fx.x, ix - bx), ix - bx, ob, oc, g.dx);
-              }
-            }
-          }
-          if (kLayerParts == 1)
-            updateNode(u, g, ix, iy, iz, sum);
-          else
-            layers.store(lane, sum);
-        });
-        if (kLayerParts == 1) return;
-        tile.forLanes([&](int lane) {
-          Index node = firstNode + lane;
-          if (lane >= kLayerNodes || node >= count) return;
-          NodeSums sum;
-          for (int oc = 0; oc < kLayerParts; ++oc) layers.addTo(sum, oc * kLayerNodes + lane);
-          int ix, iy, iz;
-          g.coordinates(node, ix, iy, iz);
+          if (blocks.reaches(ix, iy, iz)) gatherLayers(g, first, in, ix, iy, iz, 0, 2, sum);
           updateNode(u, g, ix, iy, iz, sum);
         });
-      });
+    return;
+  }
+  parallelForTiles<3 * kLayerNodes, LayerSums>((count + kLayerNodes - 1) / kLayerNodes,
+                                               EDDY_KERNEL(TileContext<3 * kLayerNodes, LayerSums> & tile) {
+                                                 LayerSums& layers = tile.shared();
+                                                 Index firstNode = tile.index() * kLayerNodes;
+                                                 tile.forLanes([&](int lane) {
+                                                   Index node = firstNode + lane % kLayerNodes;
+                                                   if (node >= count) return;
+                                                   int ix, iy, iz, oc = lane / kLayerNodes;
+                                                   g.coordinates(node, ix, iy, iz);
+                                                   NodeSums sum;
+                                                   gatherLayers(g, first, in, ix, iy, iz, oc, oc, sum);
+                                                   layers.store(lane, sum);
+                                                 });
+                                                 tile.forLanes([&](int lane) {
+                                                   Index node = firstNode + lane;
+                                                   if (lane >= kLayerNodes || node >= count) return;
+                                                   NodeSums sum;
+                                                   for (int oc = 0; oc < 3; ++oc)
+                                                     layers.addTo(sum, oc * kLayerNodes + lane);
+                                                   int ix, iy, iz;
+                                                   g.coordinates(node, ix, iy, iz);
+                                                   updateNode(u, g, ix, iy, iz, sum);
+                                                 });
+                                               });
 }
 
 namespace {
