@@ -253,9 +253,10 @@ struct GridView {
 //
 // An entry is narrow (16 bits) or wide (32 bits). A narrow entry names the neighbour's cell by its offset
 // from the particle's own cell (CellSteps' code, 6 bits) and the neighbour by its place in that cell's run
-// of sorted particles (10 bits): half the bytes of an index, and the lists are most of the memory traffic
-// of the passes that read them and most of the SPH solvers' memory. A wide entry is the index itself; the
-// lists turn wide for good when a cell holds more than kMostInCell particles (a pile-up).
+// of sorted particles (10 bits): half the bytes of an index, where the lists are most of an SPH solver's
+// memory. Decoding costs the passes that read them more time than the bytes save, so only a solver that
+// asks takes them (WCSPH, from NeighborGrid::kNarrowListsFrom particles). A wide entry is the index itself;
+// the lists turn wide for good when a cell holds more than kMostInCell particles (a pile-up).
 #if EDDY_BACKEND_CUDA
 inline constexpr int kSpareSlots = 0;
 #else
