@@ -122,7 +122,9 @@ void DivergenceFreeSph::densityAndFactor(StepContext& ctx) {
         Real sum = 0, squares = 0;
         Vec3 a{}, blend{};
         SymmetricMatrix l{};
-        nb.forEach(i, [&](Index j) {
+        // four neighbours' loads in flight on the GPU (0.20 -> 0.15 ms at 1M on an H200; the solves' passes
+        // gained nothing unrolled)
+        nb.forEach<4>(i, [&](Index j) {
           Vec3 d = xi - x[j];
           Real r2 = dot(d, d);
           Vec3 g = k.spikyGradientSquared(d, r2);

@@ -140,7 +140,9 @@ void WeaklyCompressibleSph::integrateDensity(StepContext& ctx, Real dt) {
         Vec3 xi = x[i], vi = v[i];
         Real ri = rho[i];
         Real divergence = 0, diffused = 0;
-        nb.forEach(i, [&](Index j) {
+        // four neighbours' loads in flight on the GPU (this pass 0.21 -> 0.17 ms at 1M on an H200; the
+        // force pass was slower unrolled, 0.150 -> 0.171, so it keeps the plain loop)
+        nb.forEach<4>(i, [&](Index j) {
           Vec3 d = xi - x[j];
           Real r2 = dot(d, d);
           Vec3 grad = k.spikyGradientSquared(d, r2);  // grad_i W_ij
