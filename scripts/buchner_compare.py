@@ -3,9 +3,10 @@
 (2002) measurements (shared/data/validation): impact time, first peak, plateau and mean error, in the
 units of the data (T = t sqrt(g/H), P = p / (rho g H)).
 
-    python3 scripts/buchner_compare.py RUN_DIR [--label NAME] [--curve OUT.csv]
+    python3 scripts/buchner_compare.py RUN_DIR [--label NAME] [--curve OUT.csv] [--suffix face]
 
-RUN_DIR holds probes.csv with columns P1.pressure and P2.pressure. Prints a Markdown table; --curve writes
+RUN_DIR holds probes.csv with columns P1.pressure and P2.pressure (with --suffix S, P1S.pressure and
+P2S.pressure: scripts/buchner_reference_2d.py writes P1face and P2face, its sensor faces). Prints a Markdown table; --curve writes
 the simulated curves, resampled every 0.02 in T, for plotting beside the measurements."""
 import argparse
 import csv
@@ -32,7 +33,22 @@ def read_experiment(sensor):
     return points
 
 
+FACE_POINTS = 10  # a sensor face: P1f0 .. P1f9, its top at the sensor's height (the scene's probes)
+
+
 def read_run(run_dir, sensor):
+    """the run's (T, P) curve of `sensor`; "P1face" is the mean of the face's points P1f0..P1f9 where the run
+    has no P1face column of its own (a dry point reads 0)"""
+    if sensor.endswith("face"):
+        with open(os.path.join(run_dir, "probes.csv")) as f:
+            header = f.readline().strip().split(",")
+        if sensor + ".pressure" not in header:
+            points = [read_run(run_dir, "%sf%d" % (sensor[:-4], k)) for k in range(FACE_POINTS)]
+            return [(points[0][n][0], sum(c[n][1] for c in points) / FACE_POINTS) for n in range(len(points[0]))]
+    return read_point(run_dir, sensor)
+
+
+def read_point(run_dir, sensor):
     path = os.path.join(run_dir, "probes.csv")
     if not os.path.isfile(path):
         print("buchner_compare: %s: no such file (RUN_DIR must hold the probes.csv of an eddy run of "
@@ -93,18 +109,19 @@ def main():
     parser.add_argument("run_dir")
     parser.add_argument("--label", default=None)
     parser.add_argument("--curve", default=None)
+    parser.add_argument("--suffix", default="", help="compare the run's columns P1<suffix> and P2<suffix>")
     args = parser.parse_args()
     label = args.label or os.path.basename(os.path.normpath(args.run_dir))
     # every file read and checked before anything is printed or written
     experiments = {sensor: read_experiment(sensor) for sensor in ("P1", "P2")}
-    curves = {sensor: read_run(args.run_dir, sensor) for sensor in ("P1", "P2")}
+    curves = {sensor: read_run(args.run_dir, sensor + args.suffix) for sensor in ("P1", "P2")}
     print("| %s | impact T | first peak | plateau T 3.5-5.3 | mean abs error |" % label)
     print("|---|---:|---:|---:|---:|")
     for sensor in ("P1", "P2"):
         e = measures(experiments[sensor], experiments[sensor])
         s = measures(curves[sensor], experiments[sensor])
         print("| %s experiment | %.2f | %.2f | %.2f | |" % (sensor, e[0], e[1], e[2]))
-        print("| %s eddy | %.2f | %.2f | %.2f | %.3f |" % (sensor, s[0], s[1], s[2], s[3]))
+        print("| %s eddy | %.2f | %.2f | %.2f | %.3f |" % (sensor + args.suffix, s[0], s[1], s[2], s[3]))
     if args.curve:
         end = min(c[-1][0] for c in curves.values())
         # written under a temporary name, then renamed: a reader never sees half a file
