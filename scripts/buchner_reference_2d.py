@@ -17,7 +17,7 @@ first, then the velocity from the pressure of the new density, then the position
 OUT_DIR/probes.csv gets, every 10 steps, the pressure (Pa) at P1 (x = 3.22 m, y = 0.16 m) and P2 (y = 0.584 m)
 read as eddy's point probes read it (a Shepard average of the fluid within the kernel support), and
 P1face/P2face: the mean over ten points of a sensor face 0.09 m tall whose top is at the sensor's height (dry
-points read 0), the convention of TrixiParticles' validation of this case after Adami et al. (2012).
+points read 0), as TrixiParticles' validation of this case places its sensors (citing Adami et al. 2012 for the shift).
 scripts/buchner_compare.py OUT_DIR then compares P1 and P2 with the measurements. Needs numpy (scipy's
 k-d tree is used when present: about 6 minutes to T = 3.7 at H/40 on one core, twice that without).
 """
