@@ -84,7 +84,7 @@ def main():
     stiffness = RHO0 * c * c / 7
     alpha, delta = 0.02, 0.1
     mass = RHO0 * dx * dx
-    top = 2.0
+    top = 4.0  # the run-up climbs past 2 m
 
     xs, ys = np.meshgrid(np.arange(dx / 2, WIDTH, dx), np.arange(dx / 2, H, dx))
     fluid_x = np.stack([xs.ravel(), ys.ravel()], 1)
