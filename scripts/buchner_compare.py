@@ -6,8 +6,9 @@ units of the data (T = t sqrt(g/H), P = p / (rho g H)).
     python3 scripts/buchner_compare.py RUN_DIR [--label NAME] [--curve OUT.csv] [--suffix face]
 
 RUN_DIR holds probes.csv with columns P1.pressure and P2.pressure (with --suffix S, P1S.pressure and
-P2S.pressure: scripts/buchner_reference_2d.py writes P1face and P2face, its sensor faces). Prints a Markdown table; --curve writes
-the simulated curves, resampled every 0.02 in T, for plotting beside the measurements."""
+P2S.pressure: the scene's sensor faces P1face and P2face, which scripts/buchner_reference_2d.py writes
+too). Prints a Markdown table; --curve writes the simulated curves, resampled every 0.02 in T, for plotting
+beside the measurements."""
 import argparse
 import csv
 import os
@@ -33,22 +34,7 @@ def read_experiment(sensor):
     return points
 
 
-FACE_POINTS = 10  # a sensor face: P1f0 .. P1f9, its top at the sensor's height (the scene's probes)
-
-
 def read_run(run_dir, sensor):
-    """the run's (T, P) curve of `sensor`; "P1face" is the mean of the face's points P1f0..P1f9 where the run
-    has no P1face column of its own (a dry point reads 0)"""
-    if sensor.endswith("face"):
-        with open(os.path.join(run_dir, "probes.csv")) as f:
-            header = f.readline().strip().split(",")
-        if sensor + ".pressure" not in header:
-            points = [read_run(run_dir, "%sf%d" % (sensor[:-4], k)) for k in range(FACE_POINTS)]
-            return [(points[0][n][0], sum(c[n][1] for c in points) / FACE_POINTS) for n in range(len(points[0]))]
-    return read_point(run_dir, sensor)
-
-
-def read_point(run_dir, sensor):
     path = os.path.join(run_dir, "probes.csv")
     if not os.path.isfile(path):
         print("buchner_compare: %s: no such file (RUN_DIR must hold the probes.csv of an eddy run of "

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 #include "test_support.h"
 
@@ -116,6 +117,60 @@ TEST(Probes, WallPressureIsHydrostaticAndTheFloorCarriesTheWeight) {
 // the lattice has given way to a disordered packing at the same density.
 TEST(Probes, DfsphWallPressureIsNearHydrostaticAndTheDomainCarriesTheWeight) {
   expectHydrostatic(readTank({"solver=dfsph"}, 120, 30), 0.07, 0.02);
+}
+
+// A sensor face averages its samples: across a linear pressure field it reads its centre's pressure; a
+// sample in the air counts as 0 (the gauge pressure of air), so a face half out of the water reads the mean
+// of point probes at its samples, dry ones included (not the mean of the wet ones); a dry face reads zeros.
+TEST(Probes, ASensorFaceAveragesItsSamplesAndADryPartReadsZero) {
+  nlohmann::json doc = nlohmann::json::parse(kTank);
+  doc["probes"] = nlohmann::json::parse(R"([
+    {"name": "point", "position": [0, 0.13, 0.15]},
+    {"name": "face", "position": [0, 0.13, 0.15], "face": [0, 0.06, 0.06]},
+    {"name": "top", "position": [0, 0.24, 0.15], "face": [0, 0.12, 0]},
+    {"name": "dry", "position": [0, 0.4, 0.15], "face": [0, 0.05, 0.05]}])");
+  // the top face's samples: at most half a spacing (0.01 m) apart, both edges included: 13, 0.18 .. 0.30 m
+  constexpr int kTopSamples = 13;
+  for (int k = 0; k < kTopSamples; ++k)
+    doc["probes"].push_back({{"name", "t" + std::to_string(k)}, {"position", {0, 0.18 + 0.01 * k, 0.15}}});
+  SceneDesc scene = parseScene(doc.dump(), "tank.json", {});
+  auto sim = createSimulation(scene, Backend::Cpu);
+  std::vector<std::vector<double>> rows;
+  double point = 0, face = 0, faceDensity = 0, top = 0, pointsMean = 0, wetMean = 0, dry = 0;
+  int samples = 0;
+  for (int f = 0; f < 80; ++f) {
+    sim->advanceFrame();
+    sim->takeProbeRows(rows);
+    if (f < 60) continue;
+    for (const auto& row : rows) {
+      point += row[1];
+      face += row[6];
+      faceDensity += row[7];
+      top += row[11];
+      for (int c = 16; c <= 20; ++c) dry += std::fabs(row[c]);
+      double sum = 0, wetSum = 0;
+      int wet = 0;
+      for (int k = 0; k < kTopSamples; ++k) {
+        double p = row[21 + 5 * k], rho = row[22 + 5 * k];
+        sum += p;
+        if (rho > 0) wetSum += p, ++wet;
+      }
+      pointsMean += sum / kTopSamples;
+      wetMean += wetSum / wet;
+      ++samples;
+    }
+  }
+  point /= samples, face /= samples, faceDensity /= samples, top /= samples, pointsMean /= samples;
+  wetMean /= samples;
+  std::printf(
+      "  point %.1f Pa, face %.1f Pa (density %.2f); half-dry face %.1f Pa, its samples as points %.1f Pa, "
+      "their wet ones %.1f Pa\n",
+      point, face, faceDensity, top, pointsMean, wetMean);
+  EXPECT_NEAR(face, point, 0.015 * point);
+  EXPECT_NEAR(faceDensity, 1000, 5);
+  EXPECT_NEAR(top, pointsMean, 1e-3 * pointsMean);
+  EXPECT_LT(top, 0.9 * wetMean);
+  EXPECT_EQ(dry, 0);
 }
 
 }  // namespace

@@ -151,6 +151,7 @@ void expectSameScene(const SceneDesc& a, const SceneDesc& b) {
     EXPECT_EQ(a.probes[i].type, b.probes[i].type) << what;
     expectSameVec(a.probes[i].position, b.probes[i].position, what + ".position");
     EXPECT_EQ(a.probes[i].every, b.probes[i].every) << what;
+    expectSameVec(a.probes[i].face, b.probes[i].face, what + ".face");
   }
   const RenderDesc &r = a.render, &q = b.render;
   EXPECT_EQ(r.mode, q.mode);
@@ -922,6 +923,9 @@ TEST(SceneIo, ProbesAreRead) {
   EXPECT_EQ(s.probes[1].type, "gauge");
   expectSameVec(s.probes[1].position, {0.5f, 0, 0.5f}, "position");
   EXPECT_EQ(s.probes[1].every, 0.0f);  // once per frame
+  expectSameVec(s.probes[0].face, {0, 0, 0}, "a point by default");
+  expectSameVec(parseScene(probesWith("/probes/0/face", {0, 0.09, 0.02}), "p.json").probes[0].face,
+                {0, 0.09f, 0.02f}, "face");
   EXPECT_TRUE(parseScene(kMinimal, "m.json").probes.empty());
   EXPECT_TRUE(parseScene(probesWith("/probes", nlohmann::json::array()), "p.json").probes.empty());
   EXPECT_EQ(parseScene(probesWith(), "p.json", {"solver=wcsph"}).probes.size(), 2u);
@@ -956,7 +960,8 @@ TEST(SceneIo, RoundTripOfProbesAndWcsphDensityKeys) {
   // every key of a probe, defaults filled in
   EXPECT_EQ(doc["probes"][1],
             nlohmann::json::parse(
-                R"({"name": "gauge-2", "type": "gauge", "position": [0.5, 0, 0.5], "every": 0})"));
+                R"({"name": "gauge-2", "type": "gauge", "position": [0.5, 0, 0.5], "every": 0,
+                    "face": [0, 0, 0]})"));
   // a summed density has no diffusion term: the key is left out, so the text reads back
   s.wcsph.density = "summation";
   text = sceneToJson(s);
@@ -997,6 +1002,12 @@ TEST(SceneIo, ProbesAreChecked) {
   bad("/probes/0/every", -0.1, {"p.json: /probes/0/every: must be >= 0, got -0.1"});
   bad("/probes/0/every", 1e39, {"p.json: /probes/0/every: must be a finite single-precision number"});
   bad("/probes/0/every", "1", {"p.json: /probes/0/every: expected a number, got string"});
+  bad("/probes/0/face", {0, -0.01, 0},
+      {"p.json: /probes/0/face: a sensor face's extent along x, y and z must be >= 0 m (0 0 0: a point), got "
+       "[0, -0.01, 0]"});
+  bad("/probes/1/face", {0.1, 0, 0},
+      {"p.json: /probes/1/face: only a point probe has a sensor face; a gauge reads the surface on its "
+       "vertical line"});
   // name and position are required
   for (const char* key : {"name", "position"}) {
     SCOPED_TRACE(key);

@@ -240,6 +240,8 @@ struct ProbeDesc {
                                // (free-surface elevation on the vertical line through position)
   Vec3 position{0, 0, 0};      // "position": m, inside the domain (required)
   Real every = 0;              // "every": s of simulated time between samples, >= 0; 0 = once per frame
+  Vec3 face{0, 0, 0};          // "face": m, point probes: the extent of a sensor face centred at position
+                               // (each component >= 0; 0 0 0 = a point), whose readings are averaged
 };
 
 struct SceneDesc {

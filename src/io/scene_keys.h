@@ -77,7 +77,7 @@ inline const std::array<Field<SceneDesc>, 2> kSceneFields{{
     {.key = "solver", .member = &SceneDesc::solver, .choices = solverChoices()},
 }};
 inline constexpr std::array<std::string_view, 15> kSceneSections{
-    "description", "pbf",      "wcsph",    "dfsph",  "mpm",     "fluid",  "domain", "time",
+    "description", "pbf",       "wcsph",    "dfsph",  "mpm",     "fluid",  "domain", "time",
     "forces",      "colliders", "emitters", "output", "surface", "probes", "render"};
 
 inline const std::array<Field<PbfSettings>, 12> kPbfFields{{
@@ -266,11 +266,12 @@ inline const std::array<Field<RenderDesc>, 13> kRenderFields{{
 
 // an element of the scene's "probes" list; "name" and "position" are required, and the name's characters,
 // its uniqueness and the position inside the domain are checked by src/io/scene_probes.cpp
-inline const std::array<Field<ProbeDesc>, 4> kProbeFields{{
+inline const std::array<Field<ProbeDesc>, 5> kProbeFields{{
     {.key = "name", .member = &ProbeDesc::name},
     {.key = "type", .member = &ProbeDesc::type, .choices = kProbeTypes},
     {.key = "position", .member = &ProbeDesc::position},
     {.key = "every", .member = &ProbeDesc::every, .range = atLeast(0)},
+    {.key = "face", .member = &ProbeDesc::face},
 }};
 
 }  // namespace eddy::scene_keys

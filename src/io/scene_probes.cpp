@@ -78,6 +78,14 @@ void checkProbes(const SceneDesc& s, const ReaderAccess& reader) {
                                                   pointerChild(pointerChild(kPtr, j), "name") +
                                                   "); names must be unique");
     }
+    const Vec3 f = p.face;
+    if (!(f.x >= 0 && f.y >= 0 && f.z >= 0))
+      reader.fail(
+          pointerChild(at, "face"),
+          "a sensor face's extent along x, y and z must be >= 0 m (0 0 0: a point), got " + formatVec(f));
+    if (p.type == "gauge" && (f.x > 0 || f.y > 0 || f.z > 0))
+      reader.fail(pointerChild(at, "face"),
+                  "only a point probe has a sensor face; a gauge reads the surface on its vertical line");
     const Vec3 x = p.position;
     if (!(x.x >= lo.x && x.x <= hi.x && x.y >= lo.y && x.y <= hi.y && x.z >= lo.z && x.z <= hi.z))
       reader.fail(pointerChild(at, "position"), "the probe must lie inside the domain " + formatVec(lo) +

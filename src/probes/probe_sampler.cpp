@@ -7,8 +7,9 @@
 namespace eddy::EDDY_NS {
 
 namespace {
-constexpr int kPointValues = 5;    // pressure, density, vx, vy, vz (pressure left out where there is none)
-constexpr int kMaxPerLaunch = 64;  // probes one sample() launch covers (a bit mask)
+constexpr int kPointValues = 5;       // pressure, density, vx, vy, vz (pressure left out where there is none)
+constexpr int kMaxPerLaunch = 64;     // probes one sample() launch covers (a bit mask)
+constexpr int kMostFaceSamples = 33;  // along one axis of a probe's face
 }  // namespace
 
 ProbeSampler::ProbeSampler(const SceneDesc& scene, bool withPressure, int maxRows)
@@ -23,6 +24,17 @@ ProbeSampler::ProbeSampler(const SceneDesc& scene, bool withPressure, int maxRow
     p.position = d.position;
     p.gauge = d.type == "gauge";
     p.column = width_;
+    // a face: samples at most half a spacing apart along each axis it spans, both edges included
+    const Real extent[3] = {d.face.x, d.face.y, d.face.z};
+    Real first[3], step[3];
+    for (int a = 0; a < 3; ++a) {
+      int n = extent[a] > 0 ? std::min(kMostFaceSamples, int(std::ceil(extent[a] / sampleStep_ / 2)) + 1) : 1;
+      p.faceCount[a] = n;
+      first[a] = -extent[a] / 2;
+      step[a] = n > 1 ? extent[a] / Real(n - 1) : Real(0);
+    }
+    p.faceFirst = Vec3{first[0], first[1], first[2]};
+    p.faceStep = Vec3{step[0], step[1], step[2]};
     width_ += p.gauge ? 1 : (withPressure ? kPointValues : kPointValues - 1);
     if (p.gauge) {
       // the line's extent inside the domain box, along up, from the box's corners
@@ -160,26 +172,44 @@ void ProbeSampler::sample(double time, const ProbeInputs& in) {
             out[p.column] = elevation;
             return;
           }
-          Real weight = 0, pSum = 0, rhoSum = 0;
-          Vec3 vSum{};
-          grid.forEachCell(p.position, [&](std::uint32_t begin, std::uint32_t end) {
-            for (std::uint32_t j = begin; j < end; ++j) {
-              Real r2 = lengthSquared(p.position - x[j]);
-              if (!(r2 < h2)) continue;
-              Real w = k.poly6(r2) * (m / rho[j]);
-              weight += w;
-              rhoSum += w * rho[j];
-              vSum += v[j] * w;
-              if (withPressure) pSum += w * pressure[j];
-            }
-          });
-          Real inv = weight > 0 ? 1 / weight : Real(0);
+          // the Shepard averages at each sample of the face (one for a point): pressure summed over all of
+          // them (a dry one reads 0), density and velocity over the wet ones
+          Real pressureSum = 0, densitySum = 0;
+          Vec3 velocitySum{};
+          int wet = 0;
+          for (int a = 0; a < p.faceCount[0]; ++a)
+            for (int b = 0; b < p.faceCount[1]; ++b)
+              for (int c = 0; c < p.faceCount[2]; ++c) {
+                Vec3 point = p.position + p.faceFirst +
+                             Vec3{p.faceStep.x * Real(a), p.faceStep.y * Real(b), p.faceStep.z * Real(c)};
+                Real weight = 0, pSum = 0, rhoSum = 0;
+                Vec3 vSum{};
+                grid.forEachCell(point, [&](std::uint32_t begin, std::uint32_t end) {
+                  for (std::uint32_t j = begin; j < end; ++j) {
+                    Real r2 = lengthSquared(point - x[j]);
+                    if (!(r2 < h2)) continue;
+                    Real w = k.poly6(r2) * (m / rho[j]);
+                    weight += w;
+                    rhoSum += w * rho[j];
+                    vSum += v[j] * w;
+                    if (withPressure) pSum += w * pressure[j];
+                  }
+                });
+                if (!(weight > 0)) continue;
+                Real inv = 1 / weight;
+                pressureSum += pSum * inv;
+                densitySum += rhoSum * inv;
+                velocitySum += vSum * inv;
+                ++wet;
+              }
+          Real perSample = Real(1) / Real(p.faceCount[0] * p.faceCount[1] * p.faceCount[2]);
+          Real perWet = wet > 0 ? Real(1) / Real(wet) : Real(0);
           int c = p.column;
-          if (withPressure) out[c++] = pSum * inv;
-          out[c] = rhoSum * inv;
-          out[c + 1] = vSum.x * inv;
-          out[c + 2] = vSum.y * inv;
-          out[c + 3] = vSum.z * inv;
+          if (withPressure) out[c++] = pressureSum * perSample;
+          out[c] = densitySum * perWet;
+          out[c + 1] = velocitySum.x * perWet;
+          out[c + 2] = velocitySum.y * perWet;
+          out[c + 3] = velocitySum.z * perWet;
         });
   }
 }

@@ -2,7 +2,10 @@
 // pressure, density and velocity as Shepard-corrected kernel averages of the particles within the kernel
 // support h,
 //   q(x) = sum_j q_j W(x - x_j) V_j / sum_j W(x - x_j) V_j,   V_j = m / rho_j,
-// so a probe on a wall reads the fluid beside it and a dry probe reads nothing (zeros). A gauge reads the
+// so a probe on a wall reads the fluid beside it and a dry probe reads nothing (zeros). A point probe with a
+// face (a transducer's or a pressure panel's extent) reads that average at samples at most half a spacing
+// apart across the face (33 a side at most) and reports their mean pressure, a dry sample counting as 0
+// (gauge pressure of air), and the mean density and velocity of the wet samples. A gauge reads the
 // free-surface elevation on the vertical line (against gravity) through its position: the highest point of
 // the line where the kernel-weighted fluid fraction sum_j W V_j is at least 1/2, interpolated between
 // samples a quarter spacing apart; a dry gauge reads the bottom of the domain. (The same measures as
@@ -59,6 +62,8 @@ class ProbeSampler {
     int column = 0;                    // its first value in a row
     Real lo = 0, hi = 0;               // gauge: the line's extent along `up`, relative to position
     int firstSample = 0, samples = 0;  // gauge: its samples of the fluid fraction in colour_
+    Vec3 faceFirst{}, faceStep{};      // point: its face's first sample, relative to position, and steps
+    int faceCount[3] = {1, 1, 1};      // point: samples of its face along x, y, z (1 1 1: the point)
   };
 
  private:
