@@ -305,6 +305,16 @@ struct WallKernel {
     }
   }
 
+  // whether any wall face is nearer x than `reach` (at most h)
+  EDDY_HD bool anyWithin(const ColliderData* cs, int n, Vec3 x, Real t, Real reach) const {
+    WallFaces faces;
+    gatherFaces(cs, n, x, t, faces);
+    bool near = false;
+    EDDY_UNROLL
+    for (int k = 0; k < WallFaces::kMax; ++k) near = near || (k < faces.count && faces.distance[k] < reach);
+    return near;
+  }
+
   // the wall faces within h of x: a box container up to three, any other collider its nearest one
   template <class Faces>
   EDDY_HD void gatherFaces(const ColliderData* cs, int n, Vec3 x, Real t, Faces& faces) const {
@@ -368,6 +378,7 @@ EDDY_HD inline Vec3 wallPressureAcceleration(const WallKernel& wall, const Colli
 // wall pushes a particle (DFSPH's mirror stiffness, solvers/dfsph/divergence_free_sph.h)
 struct WallMoments {
   Real moment[WallKernel::kSamples + 1] = {};
+  Real reach = 0;  // M(d) = 0 from here on: no lattice layer beyond the wall within h (h - spacing / 2)
 
   static WallMoments make(const SphKernels& k, Real spacing, Real mass) {
     WallMoments w;
@@ -387,6 +398,7 @@ struct WallMoments {
       }
       w.moment[i] = Real(moment);
     }
+    w.reach = Real(h - 0.5 * s);
     return w;
   }
 };

@@ -20,24 +20,6 @@ constexpr const char* kCorrection = "dfsph_gradient_correction";  // L^-1 (Symme
 constexpr const char* kKappaGradient = "dfsph_density_kappa_gradient";
 }  // namespace attr_dfsph
 
-namespace {
-
-// L_i = sum_j |W'(r_ij)| / r_ij (x_j - x_i)(x_j - x_i)^T over the fluid neighbours, so that
-// sum_j (f_j - f_i) grad_i W_ij = L_i grad f for a linear field f; its inverse corrects the gradient
-// where the support is cut by a wall or the free surface (Bonet & Lok 1999)
-EDDY_HD inline SymmetricMatrix inverseOrZero(const SymmetricMatrix& l) {
-  Real cxx = l.yy * l.zz - l.yz * l.yz, cxy = l.xz * l.yz - l.xy * l.zz, cxz = l.xy * l.yz - l.xz * l.yy;
-  Real det = l.xx * cxx + l.xy * cxy + l.xz * cxz;
-  Real mean = (l.xx + l.yy + l.zz) / 3;
-  // a neighbourhood flat along some direction (a sheet, a strand, a lone particle) has no gradient there
-  if (!(det > kCorrectionConditioning * mean * mean * mean)) return SymmetricMatrix{};
-  Real inv = 1 / det;
-  return {cxx * inv, (l.xx * l.zz - l.xz * l.xz) * inv, (l.xx * l.yy - l.xy * l.xy) * inv, cxy * inv,
-          cxz * inv, (l.xy * l.xz - l.xx * l.yz) * inv};
-}
-
-}  // namespace
-
 void DivergenceFreeSph::setup(StepContext& ctx) {
   const SphKernels& k = ctx.kernels;
   Real spacing = ctx.scene.fluid.spacing;
@@ -132,7 +114,7 @@ void DivergenceFreeSph::densityAndFactor(StepContext& ctx) {
           a += g;
           squares += dot(g, g);
           blend += (v[j] - vi) * k.poly6(r2);
-          l.addOuter(d, -dot(g, d) / fmaxf(r2, Real(1e-30)));
+          addCorrectionTerm(l, d, r2, g);
         });
         Real beyond = 0;
         Vec3 gradWall{};

@@ -40,25 +40,11 @@
 #pragma once
 
 #include "backend/async_readback.h"
+#include "solvers/gradient_correction.h"
 #include "solvers/solver.h"
 #include "solvers/wall_kernel.h"
 
 namespace eddy::EDDY_NS {
-
-// a symmetric 3x3 matrix, six numbers (a per-particle attribute)
-struct SymmetricMatrix {
-  Real xx = 0, yy = 0, zz = 0, xy = 0, xz = 0, yz = 0;
-  EDDY_HD void addOuter(Vec3 d, Real w) {
-    xx += w * d.x * d.x, yy += w * d.y * d.y, zz += w * d.z * d.z;
-    xy += w * d.x * d.y, xz += w * d.x * d.z, yz += w * d.y * d.z;
-  }
-  EDDY_HD Vec3 operator*(Vec3 v) const {
-    return {xx * v.x + xy * v.y + xz * v.z, xy * v.x + yy * v.y + yz * v.z, xz * v.x + yz * v.y + zz * v.z};
-  }
-};
-
-// a neighbourhood's gradient correction is used only where det L > this (trace L / 3)^3
-inline constexpr Real kCorrectionConditioning = Real(0.01);
 
 class DivergenceFreeSph final : public Solver {
  public:

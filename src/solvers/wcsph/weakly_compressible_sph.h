@@ -26,12 +26,17 @@
 // two spacings): a scalar form of the gradient correction of Bonet & Lok 1999 ("Variational and momentum
 // preservation aspects of SPH formulations", CMAME 180). Without it a column at rest balanced its weight
 // with a pressure gradient 15 % steeper than rho g, and wall probes read 15 % high.
+//
+// The walls' mirror particles (Adami, Hu & Adams 2012, solvers/wall_kernel.h) carry the particle's pressure
+// and, as DFSPH's do, its variation along each wall, through the corrected gradient of p / rho^2 (Bonet &
+// Lok's matrix, solvers/gradient_correction.h) in a pass over the particles within h of a wall.
 #pragma once
 
 #include <cmath>
 
 #include "backend/async_readback.h"
 #include "solvers/solver.h"
+#include "solvers/wall_kernel.h"
 
 namespace eddy::EDDY_NS {
 
@@ -68,6 +73,7 @@ class WeaklyCompressibleSph final : public Solver {
   void updateDensity(StepContext& ctx) override;
   bool pressures(StepContext& ctx, Real* out) override;
   Real gradientScale() const override { return gradientScale_; }
+  WallTerms wallTerms(StepContext& ctx) override;
   // below the resting layer's half spacing: the walls' mirrored pressure holds that layer, where a contact
   // at half a spacing held about 2 % of a tank's weight (the floor force read 3.1 % low; 0.9 % now)
   Real contactSpacings() const override { return Real(0.45); }
@@ -78,6 +84,8 @@ class WeaklyCompressibleSph final : public Solver {
 
   void densityAndPressure(StepContext& ctx, Real dt);
   void forces(StepContext& ctx);
+  template <bool Accelerate>
+  void wallPressureGradient(StepContext& ctx);
   void integrate(StepContext& ctx, Real dt);
   void integrateDensity(StepContext& ctx, Real dt);
   EquationOfState equationOfState(const StepContext& ctx) const;
@@ -93,7 +101,9 @@ class WeaklyCompressibleSph final : public Solver {
  private:
   WcsphSettings settings_;
   Real gradientScale_ = 1;  // see latticeGradientScale
+  WallMoments lateral_;     // the walls' moments for the mirror's variation along them
   bool invalid_ = false;    // the last speed maximum was not finite
+  bool stepped_ = false;    // a substep has run (the wall forces' gradient needs its lists)
   AsyncReadback fastest_;   // the fastest particle's speed (as bits), per slot
 };
 
