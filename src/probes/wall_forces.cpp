@@ -33,7 +33,7 @@ void WallForces::compute(const WallForceInputs& in, Primitives& prims, std::vect
         wall.forEachWallShare(cs, nc, x[i], t, [&](int c, Vec3 g, Vec3 at) {
           Vec3 force = g * (scale * (2 * pi + mirrorStep(hydrostatic, at, x[i], stepAtLeastZero)));
           if (lateral)
-            force -= wallLateralAcceleration(wall, moments, g, at, x[i], lateral[i]) * lateralScale;
+            force -= wallLateralAcceleration(wall, moments, cs[c], g, at, x[i], lateral[i]) * lateralScale;
           Vec3 torque = cross(at - colliderCenter(cs[c], t), force);
           Real* base = s + std::size_t(c) * 6 * stride + i;
           base[0] += force.x;

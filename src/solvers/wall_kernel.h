@@ -406,9 +406,16 @@ struct WallMoments {
 // The push of one wall face (a share of wallPressureAcceleration's visit: g its gradient share, at its
 // nearest point) on a particle at x whose mirror's stiffness varies along the face as the fluid's does,
 // kappa_i + (x_b - x_i) . gradient: -M(d) (gradient along the face), times the face's share of the wall's
-// gradient where walls overlap (times the solver's gradient factor)
-EDDY_HD inline Vec3 wallLateralAcceleration(const WallKernel& wall, const WallMoments& moments, Vec3 g,
-                                            Vec3 at, Vec3 x, Vec3 gradient) {
+// gradient where walls overlap (times the solver's gradient factor). Only on flat faces (planes and boxes):
+// the face's normal splits the gradient into its parts across and along the wall, and a mesh's normals,
+// from its distance field, turn from cell to cell, so that a share of the hydrostatic gradient across the
+// wall leaked along it (WCSPH sloshing in an icosphere tank 4.1 % off the analytic sphere in kinetic energy,
+// 1.6 % without the term); curved analytic shapes go without it too, so that a mesh and the shape it
+// approximates behave alike.
+EDDY_HD inline Vec3 wallLateralAcceleration(const WallKernel& wall, const WallMoments& moments,
+                                            const ColliderData& collider, Vec3 g, Vec3 at, Vec3 x,
+                                            Vec3 gradient) {
+  if (collider.kind != ShapeKind::Plane && collider.kind != ShapeKind::Box) return {};
   Vec3 normal = x - at;
   Real d = length(normal);
   Real full = wall.lookup(wall.gradient, d);

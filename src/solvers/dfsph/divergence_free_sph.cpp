@@ -305,8 +305,8 @@ void DivergenceFreeSph::velocityPass(StepContext& ctx, Real dt, bool warmStart, 
         // the mirror's kappa also varies along each wall as the fluid's does, kappa_i + (x_b - x_i) . grad
         // kappa: the vertical support a particle beside a side wall lost with its neighbours beyond it
         Vec3 gradient = correction[i] * g;
-        wall.forEachWallShare(cs, nc, xi, time, [&](int, Vec3 share, Vec3 at) {
-          a += wallLateralAcceleration(wall, lateral, share, at, xi, gradient) * scale;
+        wall.forEachWallShare(cs, nc, xi, time, [&](int c, Vec3 share, Vec3 at) {
+          a += wallLateralAcceleration(wall, lateral, cs[c], share, at, xi, gradient) * scale;
         });
         v[i] += a * dt;
         if (accumulate) total[i] += ki;

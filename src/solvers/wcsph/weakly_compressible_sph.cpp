@@ -264,8 +264,8 @@ void WeaklyCompressibleSph::wallPressureGradient(StepContext& ctx) {
           return;
         }
         Vec3 a{};
-        wall.forEachWallShare(cs, nc, xi, time, [&](int, Vec3 share, Vec3 at) {
-          a += wallLateralAcceleration(wall, lateral, share, at, xi, gradient) * scale;
+        wall.forEachWallShare(cs, nc, xi, time, [&](int c, Vec3 share, Vec3 at) {
+          a += wallLateralAcceleration(wall, lateral, cs[c], share, at, xi, gradient) * scale;
         });
         out[i] += a;
       });
