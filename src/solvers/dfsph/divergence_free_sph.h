@@ -29,11 +29,11 @@
 // wall counted once in the rate it was not, and the constant-density solve of the Buchner dam break (every
 // particle beside a side wall of its 4-spacing slab) stalled near 0.1 % for 100 iterations and then diverged,
 // its error growing 2.7 % an iteration in the layers above the floor. The mirror's stiffness also varies
-// along each wall as the fluid's does: kappa_i + (x_b - x_i) . grad kappa_i, with grad kappa_i the corrected
-// gradient of J. Bonet & T.-S. L. Lok, "Variational and momentum preservation aspects of SPH formulations"
-// (CMAME 180, 1999). A particle beside a side wall has lost the neighbours beyond it that carried part of the
-// vertical pressure gradient; without this term the layers along the walls of a tank at rest slid down, since
-// the solves hold the density but nothing resists a shear.
+// along each flat wall as the fluid's does: kappa_i + (x_b - x_i) . grad kappa_i, with grad kappa_i the
+// corrected gradient of J. Bonet & T.-S. L. Lok, "Variational and momentum preservation aspects of SPH
+// formulations" (CMAME 180, 1999). A particle beside a side wall has lost the neighbours beyond it that
+// carried part of the vertical pressure gradient; without this term the layers along the walls of a tank at
+// rest slid down, since the solves hold the density but nothing resists a shear.
 //
 // Viscosity is XSPH (Schechter & Bridson 2012's form, as PBF), applied with gravity before the
 // constant-density solve.

@@ -28,8 +28,8 @@
 // with a pressure gradient 15 % steeper than rho g, and wall probes read 15 % high.
 //
 // The walls' mirror particles (Adami, Hu & Adams 2012, solvers/wall_kernel.h) carry the particle's pressure
-// and, as DFSPH's do, its variation along each wall, through the corrected gradient of p / rho^2 (Bonet &
-// Lok's matrix, solvers/gradient_correction.h) in a pass over the particles within h of a wall.
+// and, as DFSPH's do, its variation along each flat wall, through the corrected gradient of p / rho^2 (Bonet
+// & Lok's matrix, solvers/gradient_correction.h) in a pass over the particles near a wall.
 #pragma once
 
 #include <cmath>
