@@ -28,7 +28,7 @@ done 2>&1 | tee "$out/runs.txt"
 for rep in 1 2; do
   for b in $builds; do
     echo "== $b wcsph"
-    ./.carry/bin/$b bench --solver wcsph --backend cuda --particles "${EDDY_AB_SIZES:-1048576,4194304}" 2>&1 |
+    ./.carry/bin/$b bench --solver wcsph --backend cuda --particles "${EDDY_AB_SIZES:-16384,65536,262144,1048576,4194304}" 2>&1 |
       grep -E "^ +[0-9]|MiB"
   done
 done 2>&1 | tee "$out/bench_ab.txt"

@@ -14,6 +14,27 @@ constexpr const char* kAcceleration = "wcsph_acceleration";
 constexpr const char* kNextDensity = "wcsph_next_density";  // rho + dt d rho / dt (continuity)
 }  // namespace attr_wcsph
 
+namespace {
+
+// the corrected gradient of p / rho^2 at particle i, at xi with pi = p_i / rho_i^2 (xp: each particle's
+// position and p / rho^2): L_i^-1 sum_j (p_j/rho_j^2 - p_i/rho_i^2) grad W_ij
+EDDY_HD inline Vec3 pressureGradientAt(const NeighborView& nb, const Vec4* xp, const SphKernels& k, Index i,
+                                       Vec3 xi, Real pi) {
+  Vec3 g{};
+  SymmetricMatrix l{};
+  nb.forEach(i, [&](Index j) {
+    Vec4 other = xp[j];
+    Vec3 d = xi - xyz(other);
+    Real r2 = dot(d, d);
+    Vec3 w = k.spikyGradientSquared(d, r2);
+    g += w * (other.w - pi);
+    addCorrectionTerm(l, d, r2, w);
+  });
+  return inverseOrZero(l) * g;
+}
+
+}  // namespace
+
 void WeaklyCompressibleSph::setup(StepContext& ctx) {
   gradientScale_ = latticeGradientScale(ctx.kernels, ctx.scene.fluid.spacing);
   lateral_ = WallMoments::make(ctx.kernels, ctx.scene.fluid.spacing, ctx.particleMass);
@@ -52,7 +73,7 @@ void WeaklyCompressibleSph::updateDensity(StepContext& ctx) {
 // the gradient the last substep's walls saw (none before the first substep: no lists yet)
 WallTerms WeaklyCompressibleSph::wallTerms(StepContext& ctx) {
   if (!stepped_) return {};
-  wallPressureGradient<false>(ctx);
+  wallPressureGradient(ctx);
   return {ctx.particles.vec3(attr_wcsph::kAcceleration).data, lateral_, false};
 }
 
@@ -192,7 +213,8 @@ void WeaklyCompressibleSph::forces(StepContext& ctx) {
   int nc = int(ctx.colliders.size);
   Real time = ctx.time;
   Real rho0 = ctx.scene.fluid.restDensity;
-  Real gm = m * gradientScale_, gWall = rho0 * gradientScale_;
+  Real gm = m * gradientScale_, gWall = rho0 * gradientScale_, scale = gradientScale_;
+  WallMoments lateral = lateral_;
   Vec3 hydrostatic = body.gravity * (2 * rho0);  // rho0 g . 2 (at - x_i): the mirror's extra pressure
   parallelFor(
       p.size(), EDDY_KERNEL(Index i) {
@@ -214,20 +236,26 @@ void WeaklyCompressibleSph::forces(StepContext& ctx) {
         // hydrostatically to the mirror point, 2 (at - x_i) away (Adami, Hu & Adams 2012): the wall then
         // carries a column at rest without the contact response's help
         ap += wallPressureAcceleration(wall, cs, nc, xi, time, pi, hydrostatic / (ownV.w * ownV.w)) * gWall;
+        // and the mirror's pressure varies along each flat wall as the fluid's does (wallPressureGradient)
+        if (wall.anyWithin(cs, nc, xi, time, lateral.reach)) {
+          Vec3 gradient = pressureGradientAt(nb, xp, k, i, xi, pi);
+          wall.forEachWallShare(cs, nc, xi, time, [&](int c, Vec3 share, Vec3 at) {
+            ap += wallLateralAcceleration(wall, lateral, cs[c], share, at, xi, gradient) * scale;
+          });
+        }
         acc[i] = ap + av * (mu / ownV.w) + bodyAcceleration(body, vi);
       });
-  wallPressureGradient<true>(ctx);
 }
 
-// The mirror's pressure also varies along each wall as the fluid's does, p_i / rho_i^2 + (x_b - x_i) .
+// The mirror's pressure also varies along each flat wall as the fluid's does, p_i / rho_i^2 + (x_b - x_i) .
 // grad (p / rho^2): a particle beside a side wall has lost the neighbours beyond it that carried part of the
 // pressure gradient along the wall (without this a slab 4 spacings deep at rest read its end wall's pressure
-// 8 % high). A pass of its own over the particles near a wall: folded into the force pass, its sums slowed
-// that pass by half (0.154 -> 0.228 ms at 1M, H100) for every particle. M(d) is zero from h - s/2 on, so
-// only particles nearer a wall than that have a term. With Accelerate the pass adds the walls' push to the
-// acceleration; without, it writes the gradient itself there (zero away from the walls) for the wall
-// forces, which read it between substeps, when that array is free: no memory of its own.
-template <bool Accelerate>
+// 8 % high). M(d) is zero from h - s/2 on, so only particles nearer a wall than that walk their neighbours a
+// second time, in the force pass (H200: a pass of its own took 0.085 ms a substep at 16k and 0.758 at 1M
+// against 0.080 and 0.740; the sums in the force pass's own walk slowed it for every particle, 0.154 ->
+// 0.228 ms at 1M on an H100). The wall forces read the same gradient between substeps: this pass writes
+// it into the acceleration array, free then (zero away from the walls), so that it needs no memory of its
+// own.
 void WeaklyCompressibleSph::wallPressureGradient(StepContext& ctx) {
   ParticleSet& p = ctx.particles;
   const Vec4* xp = p.vec4(attr_wcsph::kPositionPressure).data;
@@ -235,44 +263,18 @@ void WeaklyCompressibleSph::wallPressureGradient(StepContext& ctx) {
   NeighborView nb = ctx.grid.neighbors();
   SphKernels k = ctx.kernels;
   WallKernel wall = ctx.wall;
-  WallMoments lateral = lateral_;
+  Real reach = lateral_.reach;
   const ColliderData* cs = ctx.colliders.data;
   int nc = int(ctx.colliders.size);
-  Real time = ctx.time, scale = gradientScale_;
+  Real time = ctx.time;
   parallelFor(
       p.size(), EDDY_KERNEL(Index i) {
         Vec4 own = xp[i];
         Vec3 xi = xyz(own);
-        if (!wall.anyWithin(cs, nc, xi, time, lateral.reach)) {
-          if (!Accelerate) out[i] = Vec3{};
-          return;
-        }
-        Real pi = own.w;
-        Vec3 g{};  // sum_j (p_j/rho_j^2 - p_i/rho_i^2) grad W_ij = L_i grad (p / rho^2)
-        SymmetricMatrix l{};
-        nb.forEach(i, [&](Index j) {
-          Vec4 other = xp[j];
-          Vec3 d = xi - xyz(other);
-          Real r2 = dot(d, d);
-          Vec3 w = k.spikyGradientSquared(d, r2);
-          g += w * (other.w - pi);
-          addCorrectionTerm(l, d, r2, w);
-        });
-        Vec3 gradient = inverseOrZero(l) * g;
-        if (!Accelerate) {
-          out[i] = gradient;
-          return;
-        }
-        Vec3 a{};
-        wall.forEachWallShare(cs, nc, xi, time, [&](int c, Vec3 share, Vec3 at) {
-          a += wallLateralAcceleration(wall, lateral, cs[c], share, at, xi, gradient) * scale;
-        });
-        out[i] += a;
+        out[i] =
+            wall.anyWithin(cs, nc, xi, time, reach) ? pressureGradientAt(nb, xp, k, i, xi, own.w) : Vec3{};
       });
 }
-
-template void WeaklyCompressibleSph::wallPressureGradient<true>(StepContext&);
-template void WeaklyCompressibleSph::wallPressureGradient<false>(StepContext&);
 
 void WeaklyCompressibleSph::integrate(StepContext& ctx, Real dt) {
   ctx.timers.mark(Phase::Collision);

@@ -84,7 +84,6 @@ class WeaklyCompressibleSph final : public Solver {
 
   void densityAndPressure(StepContext& ctx, Real dt);
   void forces(StepContext& ctx);
-  template <bool Accelerate>
   void wallPressureGradient(StepContext& ctx);
   void integrate(StepContext& ctx, Real dt);
   void integrateDensity(StepContext& ctx, Real dt);
