@@ -57,12 +57,6 @@ struct WallFacesOf {
 };
 using WallFaces = WallFacesOf<false>;
 
-// planes and boxes, whose faces' normals are exact: the walls whose mirror pressure varies along them
-// (wallLateralAcceleration)
-EDDY_HD inline bool hasFlatFaces(const ColliderData& c) {
-  return c.kind == ShapeKind::Plane || c.kind == ShapeKind::Box;
-}
-
 struct WallKernel {
   static constexpr int kSamples = 32;
   static constexpr int kPairSamples = (kSamples + 1) * (kSamples + 1);
@@ -311,14 +305,13 @@ struct WallKernel {
     }
   }
 
-  // whether a flat wall face (hasFlatFaces) is nearer x than `reach` (at most h)
-  EDDY_HD bool flatWallWithin(const ColliderData* cs, int n, Vec3 x, Real t, Real reach) const {
-    WallFacesOf<true> faces;
+  // whether any wall face is nearer x than `reach` (at most h)
+  EDDY_HD bool anyWithin(const ColliderData* cs, int n, Vec3 x, Real t, Real reach) const {
+    WallFaces faces;
     gatherFaces(cs, n, x, t, faces);
     bool near = false;
     EDDY_UNROLL
-    for (int k = 0; k < WallFaces::kMax; ++k)
-      near = near || (k < faces.count && faces.distance[k] < reach && hasFlatFaces(cs[faces.owner[k]]));
+    for (int k = 0; k < WallFaces::kMax; ++k) near = near || (k < faces.count && faces.distance[k] < reach);
     return near;
   }
 
@@ -422,7 +415,7 @@ struct WallMoments {
 EDDY_HD inline Vec3 wallLateralAcceleration(const WallKernel& wall, const WallMoments& moments,
                                             const ColliderData& collider, Vec3 g, Vec3 at, Vec3 x,
                                             Vec3 gradient) {
-  if (!hasFlatFaces(collider)) return {};
+  if (collider.kind != ShapeKind::Plane && collider.kind != ShapeKind::Box) return {};
   Vec3 normal = x - at;
   Real d = length(normal);
   Real full = wall.lookup(wall.gradient, d);

@@ -237,7 +237,7 @@ void WeaklyCompressibleSph::forces(StepContext& ctx) {
         // carries a column at rest without the contact response's help
         ap += wallPressureAcceleration(wall, cs, nc, xi, time, pi, hydrostatic / (ownV.w * ownV.w)) * gWall;
         // and the mirror's pressure varies along each flat wall as the fluid's does (wallPressureGradient)
-        if (wall.flatWallWithin(cs, nc, xi, time, lateral.reach)) {
+        if (wall.anyWithin(cs, nc, xi, time, lateral.reach)) {
           Vec3 gradient = pressureGradientAt(nb, xp, k, i, xi, pi);
           wall.forEachWallShare(cs, nc, xi, time, [&](int c, Vec3 share, Vec3 at) {
             ap += wallLateralAcceleration(wall, lateral, cs[c], share, at, xi, gradient) * scale;
@@ -250,12 +250,12 @@ void WeaklyCompressibleSph::forces(StepContext& ctx) {
 // The mirror's pressure also varies along each flat wall as the fluid's does, p_i / rho_i^2 + (x_b - x_i) .
 // grad (p / rho^2): a particle beside a side wall has lost the neighbours beyond it that carried part of the
 // pressure gradient along the wall (without this a slab 4 spacings deep at rest read its end wall's pressure
-// 8 % high). M(d) is zero from h - s/2 on, so only particles nearer a flat wall than that walk their
-// neighbours a second time, in the force pass (H200: a pass of its own took 0.085 ms a substep at 16k and
-// 0.758 at 1M against 0.080 and 0.740; the sums in the force pass's own walk slowed it for every particle,
-// 0.154 -> 0.228 ms at 1M on an H100). The wall forces read the same gradient between substeps: this pass
-// writes it into the acceleration array, free then (zero away from the walls), so that it needs no memory of
-// its own.
+// 8 % high). M(d) is zero from h - s/2 on, so only particles nearer a wall than that walk their neighbours a
+// second time, in the force pass (H200: a pass of its own took 0.085 ms a substep at 16k and 0.758 at 1M
+// against 0.080 and 0.740; the sums in the force pass's own walk slowed it for every particle, 0.154 ->
+// 0.228 ms at 1M on an H100). The wall forces read the same gradient between substeps: this pass writes
+// it into the acceleration array, free then (zero away from the walls), so that it needs no memory of its
+// own.
 void WeaklyCompressibleSph::wallPressureGradient(StepContext& ctx) {
   ParticleSet& p = ctx.particles;
   const Vec4* xp = p.vec4(attr_wcsph::kPositionPressure).data;
@@ -271,8 +271,8 @@ void WeaklyCompressibleSph::wallPressureGradient(StepContext& ctx) {
       p.size(), EDDY_KERNEL(Index i) {
         Vec4 own = xp[i];
         Vec3 xi = xyz(own);
-        out[i] = wall.flatWallWithin(cs, nc, xi, time, reach) ? pressureGradientAt(nb, xp, k, i, xi, own.w)
-                                                              : Vec3{};
+        out[i] =
+            wall.anyWithin(cs, nc, xi, time, reach) ? pressureGradientAt(nb, xp, k, i, xi, own.w) : Vec3{};
       });
 }
 
