@@ -253,9 +253,10 @@ void WeaklyCompressibleSph::forces(StepContext& ctx) {
 // 8 % high). M(d) is zero from h - s/2 on, so only particles nearer a wall than that walk their neighbours a
 // second time, in the force pass (H200: a pass of its own took 0.085 ms a substep at 16k and 0.758 at 1M
 // against 0.080 and 0.740; the sums in the force pass's own walk slowed it for every particle, 0.154 ->
-// 0.228 ms at 1M on an H100). The wall forces read the same gradient between substeps: this pass writes
-// it into the acceleration array, free then (zero away from the walls), so that it needs no memory of its
-// own.
+// 0.228 ms at 1M on an H100). Near a mesh or a curved shape the walk adds nothing (wallLateralAcceleration),
+// but telling flat faces apart first cost the force pass more (0.740 -> 0.748 ms at 1M). The wall forces read
+// the same gradient between substeps: this pass writes it into the acceleration array, free then (zero away
+// from the walls), so that it needs no memory of its own.
 void WeaklyCompressibleSph::wallPressureGradient(StepContext& ctx) {
   ParticleSet& p = ctx.particles;
   const Vec4* xp = p.vec4(attr_wcsph::kPositionPressure).data;
