@@ -394,7 +394,7 @@ TEST(SceneIo, WriterWritesEveryKeyWithShortNumbers) {
     EXPECT_TRUE(doc.contains(key)) << key;
   }
   EXPECT_EQ(doc.size(), 16u);
-  EXPECT_EQ(doc["dfsph"].size(), 7u);
+  EXPECT_EQ(doc["dfsph"].size(), 8u);
   EXPECT_EQ(doc["render"].size(), 13u);
   EXPECT_EQ(doc["probes"], nlohmann::json::array());
   EXPECT_EQ(doc["surface"].size(), 7u);
@@ -533,9 +533,20 @@ TEST(SceneIo, DfsphKeysAreValidated) {
       },
       {"/dfsph/max_iterations: must be at least dfsph.min_iterations (20)"});
   expectInputError([&] { loadScene(dam, {"dfsph.divergence_solve=maybe"}); }, {"/dfsph/divergence_solve"});
+  expectInputError(
+      [&] { loadScene(dam, {"dfsph.pressure_solver=sor"}); },
+      {"/dfsph/pressure_solver: unknown value 'sor'; allowed values: conjugate_gradient, jacobi"});
   SceneDesc s = loadScene(dam, {"solver=dfsph", "dfsph.max_iterations=50", "dfsph.divergence_solve=false"});
   EXPECT_EQ(s.dfsph.maxIterations, 50);
   EXPECT_FALSE(s.dfsph.divergenceSolve);
+  EXPECT_EQ(s.dfsph.pressureSolver, "conjugate_gradient");
+  EXPECT_EQ(s.dfsph.maxDensityError, 0.00001f);
+  // Jacobi iterations get their own default tolerance, unless one is given
+  EXPECT_EQ(loadScene(dam, {"dfsph.pressure_solver=jacobi"}).dfsph.maxDensityError,
+            DfsphSettings::kJacobiDensityError);
+  EXPECT_EQ(
+      loadScene(dam, {"dfsph.pressure_solver=jacobi", "dfsph.max_density_error=0.001"}).dfsph.maxDensityError,
+      0.001f);
 }
 
 TEST(SceneIo, MalformedOverridesNameSetAndTheText) {

@@ -45,13 +45,21 @@ struct WcsphSettings {
 // Divergence-free SPH, Bender & Koschier 2015, 2017 (scene section "dfsph")
 struct DfsphSettings {
   Real cfl = 0.4f;  // "cfl": substep <= cfl spacing / fastest speed (and the frame's substep), 0..1
-  // "max_density_error": the constant-density solve iterates until the mean compression
-  // max(0, rho* / rho0 - 1) is below this, > 0
-  Real maxDensityError = 0.0005f;
+  // "pressure_solver": how the constant-density solve iterates: "conjugate_gradient" (converges in a number
+  // of iterations that grows with the water's depth, not its square) | "jacobi" (the papers')
+  std::string pressureSolver = "conjugate_gradient";
+  // "max_density_error": the constant-density solve iterates until the mean density error is below this,
+  // > 0: conjugate gradients count |rho* / rho0 - 1| over the particles they solve for, Jacobi iterations
+  // (and those after conjugate gradients) the compression max(0, rho* / rho0 - 1). The default suits
+  // conjugate gradients; with "jacobi" and no value given it is kJacobiDensityError.
+  Real maxDensityError = 0.00001f;
+  static constexpr Real kJacobiDensityError = 0.0005f;  // SPlisHSPlasH's 0.05 %
   // "max_divergence_error": the divergence solve iterates until the mean density change one substep
   // would bring, dt max(0, d rho / dt) / rho0, is below this, > 0
   Real maxDivergenceError = 0.001f;
-  int minIterations = 2;  // "min_iterations": fewest iterations of the constant-density solve, >= 1
+  // "min_iterations": fewest iterations of the constant-density solve (Jacobi iterations, or the first of
+  // conjugate gradients' two solves), >= 1
+  int minIterations = 2;
   // "max_iterations": most iterations of each solve, >= min_iterations (at 100 the Buchner dam break at H/80
   // stopped short of converging in its impact and was thrown about at 28 m/s)
   int maxIterations = 200;

@@ -67,6 +67,7 @@ inline constexpr std::array<std::string_view, 3> kMpmBoundaries{"separate", "sli
 inline constexpr std::array<std::string_view, 2> kMpmEquationsOfState{"linear", "tait"};
 inline constexpr std::array<std::string_view, 4> kMaterialTypes{"water", "elastic", "snow", "sand"};
 inline constexpr std::array<std::string_view, 2> kWcsphDensities{"continuity", "summation"};
+inline constexpr std::array<std::string_view, 2> kDfsphPressureSolvers{"conjugate_gradient", "jacobi"};
 inline constexpr std::array<std::string_view, 2> kProbeTypes{"point", "gauge"};
 inline constexpr std::array<std::string_view, 3> kRenderModes{"particles", "ssfr", "surface"};
 inline constexpr std::array<std::string_view, 4> kColorBy{"speed", "density", "id", "material"};
@@ -109,7 +110,7 @@ inline const std::array<Field<WcsphSettings>, 8> kWcsphFields{{
     {.key = "density_diffusion", .member = &WcsphSettings::densityDiffusion, .range = closed(0, 1)},
 }};
 
-inline const std::array<Field<DfsphSettings>, 7> kDfsphFields{{
+inline const std::array<Field<DfsphSettings>, 8> kDfsphFields{{
     {.key = "cfl", .member = &DfsphSettings::cfl, .range = openClosed(0, 1)},
     {.key = "max_density_error", .member = &DfsphSettings::maxDensityError, .range = above(0)},
     {.key = "max_divergence_error", .member = &DfsphSettings::maxDivergenceError, .range = above(0)},
@@ -117,6 +118,7 @@ inline const std::array<Field<DfsphSettings>, 7> kDfsphFields{{
     {.key = "max_iterations", .member = &DfsphSettings::maxIterations, .range = closed(1, 1000)},
     {.key = "divergence_solve", .member = &DfsphSettings::divergenceSolve},
     {.key = "xsph", .member = &DfsphSettings::xsph, .range = closed(0, 1)},
+    {.key = "pressure_solver", .member = &DfsphSettings::pressureSolver, .choices = kDfsphPressureSolvers},
 }};
 
 inline const std::array<Field<MpmSettings>, 9> kMpmFields{{

@@ -378,9 +378,12 @@ class Reader final : public scene_probes::ReaderAccess {
            "applies to wcsph.density \"continuity\" only (the delta-SPH term diffuses the continuity "
            "equation's density; a summed density has none); leave it out with \"summation\"");
     readSection(doc, "dfsph", s.dfsph, kDfsphFields);
+    if (auto dfsph = doc.find("dfsph");
+        s.dfsph.pressureSolver == "jacobi" && (dfsph == doc.end() || !dfsph->contains("max_density_error")))
+      s.dfsph.maxDensityError = DfsphSettings::kJacobiDensityError;
     if (s.dfsph.maxIterations < s.dfsph.minIterations)
-      fail("/dfsph/max_iterations", "must be at least dfsph.min_iterations (" +
-                                        std::to_string(s.dfsph.minIterations) + ")");
+      fail("/dfsph/max_iterations",
+           "must be at least dfsph.min_iterations (" + std::to_string(s.dfsph.minIterations) + ")");
     readSection(doc, "mpm", s.mpm, kMpmFields);
     readSection(doc, "fluid", s.fluid, kFluidFields);
     readSection(doc, "domain", s.domain, kDomainFields);

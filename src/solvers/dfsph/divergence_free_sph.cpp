@@ -6,20 +6,6 @@
 
 namespace eddy::EDDY_NS {
 
-namespace attr_dfsph {
-// the stiffness kappa = p / rho^2 of the last constant-density and divergence solves (warm starts)
-constexpr const char* kDensityKappa = "dfsph_density_kappa";
-constexpr const char* kDivergenceKappa = "dfsph_divergence_kappa";
-constexpr const char* kFactor = "dfsph_factor";  // alpha = 1 / D
-// the position and this iteration's kappa, packed so that the velocity pass reads a neighbour in one load
-constexpr const char* kPositionStep = "dfsph_position_step";
-constexpr const char* kError = "dfsph_error";                     // this iteration's error, for the mean
-constexpr const char* kSmoothing = "dfsph_xsph";                  // the XSPH velocity change
-constexpr const char* kCorrection = "dfsph_gradient_correction";  // L^-1 (SymmetricMatrix)
-// the gradient of both solves' kappa, as the pressure is (its mirror's variation along the walls)
-constexpr const char* kKappaGradient = "dfsph_density_kappa_gradient";
-}  // namespace attr_dfsph
-
 void DivergenceFreeSph::setup(StepContext& ctx) {
   const SphKernels& k = ctx.kernels;
   Real spacing = ctx.scene.fluid.spacing;
@@ -35,10 +21,12 @@ void DivergenceFreeSph::setup(StepContext& ctx) {
   p.addAttribute(attr_dfsph::kCorrection, 6, false);
   // persistent: the wall forces read it between frames, after the statistics have sorted the particles
   p.addAttribute(attr_dfsph::kKappaGradient, 3);
+  if (conjugate()) addConjugateAttributes(p);
   fastest_.words(0);  // allocated here, not in the step loop
   decision_.words(0);
   solveState_ = Buffer<std::uint32_t>(kDevice, 2);
   errorSum_ = Buffer<double>(kDevice, 1);
+  conjugateScalars_ = Buffer<double>(kDevice, conjugateScalarCount());
 }
 
 void DivergenceFreeSph::launchStableTimeStep(StepContext& ctx, int slot) {
@@ -165,11 +153,20 @@ int DivergenceFreeSph::solve(StepContext& ctx, Real dt) {
   ParticleSet& p = ctx.particles;
   Index n = p.size();
   if (n == 0) return 0;
-  // warm start: half the last solve's stiffness, where the particle is compressed now
+  // warm start: a share of the last solve's stiffness, where the particle is compressed now
   stiffnessPass<Divergence, true>(ctx, dt);
   velocityPass<Divergence>(ctx, dt, true);
+  // conjugate gradients solve the constant-density equations on the compressed particles, twice: the second
+  // solve takes in the particles the first one's pressure compressed, and those whose stiffness it clipped.
+  // Jacobi iterations then take in any left, to the same mean compression.
+  int conjugateIterations = -1;
+  if (!Divergence && conjugate()) {
+    conjugateIterations = conjugateGradient(ctx, dt, settings_.minIterations);
+    conjugateIterations += conjugateGradient(ctx, dt, 0);
+  }
   Real tolerance = Divergence ? settings_.maxDivergenceError : settings_.maxDensityError;
-  int fewest = Divergence ? 1 : settings_.minIterations, most = settings_.maxIterations;
+  int fewest = conjugateIterations >= 0 ? 0 : Divergence ? 1 : settings_.minIterations;
+  int most = settings_.maxIterations;
   // The iteration limits and the mean error decide on the device (decide). The host reads each decision
   // after queuing the velocity pass of that iteration and the stiffness pass of the next, which do nothing
   // once the solve has stopped: the GPU has them to work on while the host waits.
@@ -184,7 +181,7 @@ int DivergenceFreeSph::solve(StepContext& ctx, Real dt) {
     stiffnessPass<Divergence, false>(ctx, dt, stop);
     if (iteration >= decideFrom) {
       const std::uint32_t* words = decision_.read(slot);
-      if (words[0]) return int(words[1]);
+      if (words[0]) return int(words[1]) + std::max(conjugateIterations, 0);
     }
   }
 }
@@ -210,10 +207,11 @@ void DivergenceFreeSph::decide(StepContext& ctx, int iteration, Real tolerance, 
   decision_.queueCopy(slot);
 }
 
-// kappa_i of this iteration from particle i's error, and the error; or, for the warm start, half the last
-// solve's kappa_i where particle i is compressed now and none elsewhere (as SPlisHSPlasH does: a stiffness
-// carried over where nothing is compressed fed an odd-even pattern of kappa between layers of a tank at
-// rest, which the symmetric pressure force does not see)
+// kappa_i of this iteration from particle i's error, and the error; or, for the warm start, the last solve's
+// kappa_i: with Jacobi iterations half of it where particle i is compressed now and none elsewhere (as
+// SPlisHSPlasH does: a stiffness carried over where nothing is compressed fed an odd-even pattern of kappa
+// between layers of a tank at rest, which the symmetric pressure force does not see); with conjugate
+// gradients all of it everywhere, since they take back what is too much
 template <bool Divergence, bool WarmStart>
 void DivergenceFreeSph::stiffnessPass(StepContext& ctx, Real dt, const std::uint32_t* stop) {
   ParticleSet& p = ctx.particles;
@@ -225,35 +223,22 @@ void DivergenceFreeSph::stiffnessPass(StepContext& ctx, Real dt, const std::uint
   Real* error = p.real(attr_dfsph::kError).data;
   Real* total = p.real(Divergence ? attr_dfsph::kDivergenceKappa : attr_dfsph::kDensityKappa).data;
   NeighborView nb = ctx.grid.neighbors();
-  SphKernels k = ctx.kernels;
+  DensityRate rates = densityRate(ctx);
   Real rho0 = ctx.scene.fluid.restDensity;
-  Real sm = gradientScale_ * ctx.particleMass, sWall = gradientScale_ * rho0;
-  WallKernel wall = ctx.wall;
-  const ColliderData* cs = ctx.colliders.data;
-  int nc = int(ctx.colliders.size);
-  Real time = ctx.time;
+  Real carried = warmStartShare<Divergence>();
+  bool everywhere = !Divergence && conjugate();
   parallelFor(
       p.size(), EDDY_KERNEL(Index i) {
         if (stop && *stop) return;
-        Vec3 xi = x[i], vi = v[i];
-        Real fluid = 0, walls = 0;
-        Index n = nb.count(i);
-        nb.forEach(i, [&](Index j) {
-          Vec3 d = xi - x[j];
-          fluid += dot(vi - v[j], k.spikyGradientSquared(d, dot(d, d)));
-        });
-        wall.forEachWallShare(cs, nc, xi, time, [&](int c, Vec3 g, Vec3 at) {
-          walls += dot(vi - colliderVelocityAt(cs[c], at, time), g);
-        });
-        // d rho_i / dt; the mirror beyond each wall moves at -(v_i - v_wall) relative to it, hence 2
-        Real rate = sm * fluid + 2 * sWall * walls;
+        Real rate = rates.at<true>(i, x, [&](Index j) { return v[j]; });
+        Vec3 xi = x[i];
         if (WarmStart) {
           bool compressed = Divergence ? rate > 0 : rho[i] + rate * dt > rho0;
-          Real kappa = compressed ? Real(0.5) * total[i] : Real(0);
+          Real kappa = compressed || everywhere ? carried * total[i] : Real(0);
           step[i] = withW(xi, kappa);
           total[i] = kappa;
         } else if (Divergence) {
-          Real r = n >= kDivergenceNeighbors ? fmaxf(rate, Real(0)) : Real(0);
+          Real r = nb.count(i) >= kDivergenceNeighbors ? fmaxf(rate, Real(0)) : Real(0);
           step[i] = withW(xi, r * factor[i] / dt);
           error[i] = r * dt / rho0;
         } else {
@@ -267,51 +252,54 @@ void DivergenceFreeSph::stiffnessPass(StepContext& ctx, Real dt, const std::uint
 // v_i += dt a_i with the pressure acceleration of this iteration's kappa (the fluid's and the walls'
 // mirror pressure); adds kappa_i to the solve's total unless it is the warm start, already there
 template <bool Divergence>
-void DivergenceFreeSph::velocityPass(StepContext& ctx, Real dt, bool warmStart, const std::uint32_t* stop) {
+void DivergenceFreeSph::velocityPass(StepContext& ctx, Real dt, bool warmStart, const std::uint32_t* stop,
+                                     bool alongWalls) {
   ParticleSet& p = ctx.particles;
   Vec3* v = p.vec3(attr::kVelocity).data;
   const Vec4* step = p.vec4(attr_dfsph::kPositionStep).data;
-  const SymmetricMatrix* correction = p.array<SymmetricMatrix>(attr_dfsph::kCorrection).data;
   Real* total = p.real(Divergence ? attr_dfsph::kDivergenceKappa : attr_dfsph::kDensityKappa).data;
   Vec3* totalGradient = p.vec3(attr_dfsph::kKappaGradient).data;
-  NeighborView nb = ctx.grid.neighbors();
-  SphKernels k = ctx.kernels;
-  Real rho0 = ctx.scene.fluid.restDensity;
-  Real sm = ctx.particleMass * gradientScale_, sWall = rho0 * gradientScale_, scale = gradientScale_;
-  WallKernel wall = ctx.wall;
-  WallMoments lateral = lateral_;
-  const ColliderData* cs = ctx.colliders.data;
-  int nc = int(ctx.colliders.size);
-  Real time = ctx.time;
+  PressureAcceleration pressure = pressureAcceleration(ctx, alongWalls);
   bool accumulate = !warmStart;
   // the gradient of both solves' kappa, as the pressure is: from the first warm start of the substep
   bool restart = warmStart && (Divergence || !settings_.divergenceSolve);
   parallelFor(
       p.size(), EDDY_KERNEL(Index i) {
         if (stop && *stop) return;
-        Vec4 own = step[i];
-        Vec3 xi = xyz(own);
-        Real ki = own.w;
-        Vec3 a{}, g{};  // g = sum_j (kappa_j - kappa_i) grad W_ij = L_i grad kappa
-        nb.forEach(i, [&](Index j) {
-          Vec4 other = step[j];
-          Vec3 d = xi - xyz(other);
-          Vec3 w = k.spikyGradientSquared(d, dot(d, d));
-          Real kj = other.w;
-          a -= w * (ki + kj);
-          g += w * (kj - ki);
-        });
-        a = a * sm + wallPressureAcceleration(wall, cs, nc, xi, time, ki, Vec3{}) * sWall;
-        // the mirror's kappa also varies along each wall as the fluid's does, kappa_i + (x_b - x_i) . grad
-        // kappa: the vertical support a particle beside a side wall lost with its neighbours beyond it
-        Vec3 gradient = correction[i] * g;
-        wall.forEachWallShare(cs, nc, xi, time, [&](int c, Vec3 share, Vec3 at) {
-          a += wallLateralAcceleration(wall, lateral, cs[c], share, at, xi, gradient) * scale;
-        });
+        Vec3 gradient;
+        Vec3 a = pressure.at(i, step, gradient);
         v[i] += a * dt;
-        if (accumulate) total[i] += ki;
+        if (accumulate) total[i] += step[i].w;
         totalGradient[i] = restart ? gradient : totalGradient[i] + gradient;
       });
+}
+
+PressureAcceleration DivergenceFreeSph::pressureAcceleration(StepContext& ctx, bool alongWalls) const {
+  const SymmetricMatrix* correction = ctx.particles.array<SymmetricMatrix>(attr_dfsph::kCorrection).data;
+  Real rho0 = ctx.scene.fluid.restDensity;
+  return {ctx.grid.neighbors(),
+          ctx.kernels,
+          correction,
+          ctx.wall,
+          alongWalls ? lateral_ : WallMoments{},
+          ctx.colliders.data,
+          int(ctx.colliders.size),
+          ctx.time,
+          ctx.particleMass * gradientScale_,
+          rho0 * gradientScale_,
+          gradientScale_};
+}
+
+DensityRate DivergenceFreeSph::densityRate(StepContext& ctx) const {
+  Real rho0 = ctx.scene.fluid.restDensity;
+  return {ctx.grid.neighbors(),
+          ctx.kernels,
+          ctx.wall,
+          ctx.colliders.data,
+          int(ctx.colliders.size),
+          ctx.time,
+          ctx.particleMass * gradientScale_,
+          rho0 * gradientScale_};
 }
 
 void DivergenceFreeSph::advance(StepContext& ctx, Real dt) {
@@ -333,5 +321,6 @@ void DivergenceFreeSph::advance(StepContext& ctx, Real dt) {
 
 template int DivergenceFreeSph::solve<true>(StepContext&, Real);
 template int DivergenceFreeSph::solve<false>(StepContext&, Real);
+template void DivergenceFreeSph::velocityPass<false>(StepContext&, Real, bool, const std::uint32_t*, bool);
 
 }  // namespace eddy::EDDY_NS

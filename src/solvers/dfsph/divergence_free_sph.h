@@ -1,18 +1,21 @@
 // Divergence-free SPH: J. Bender & D. Koschier, "Divergence-Free Smoothed Particle Hydrodynamics" (SCA
 // 2015) and "Divergence-Free SPH for Incompressible and Viscous Fluids" (IEEE TVCG 23(3), 2017). Two
-// implicit pressure solves per substep, both Jacobi iterations on a per-particle stiffness kappa_i = p_i /
-// rho_i^2 with the symmetric pressure acceleration a_i = -sum_j m (kappa_i + kappa_j) grad W_ij:
+// implicit pressure solves per substep on a per-particle stiffness kappa_i = p_i / rho_i^2 with the
+// symmetric pressure acceleration a_i = -sum_j m (kappa_i + kappa_j) grad W_ij:
 //   - the divergence solve makes the velocities divergence-free at the current positions (d rho / dt = 0);
 //   - the constant-density solve makes the density predicted one substep ahead, rho_i + dt d rho_i / dt,
 //     the rest density.
-// Each iteration sets kappa_i from particle i's own error through the factor alpha_i = 1 / D_i, where
-// dt^2 kappa_i D_i is the density change its own pressure makes (the paper's Eq. 8, with the colliders
-// below), so a solve needs no matrix. Both solves start from half the stiffness of the previous substep
+// The papers' Jacobi iterations set kappa_i from particle i's own error through the factor alpha_i = 1 /
+// D_i, where dt^2 kappa_i D_i is the density change its own pressure makes (the paper's Eq. 8, with the
+// colliders below), so a solve needs no matrix. They start from half the stiffness of the previous substep
 // where the particle is compressed (warm start, section 4.3 of the 2017 paper, as SPlisHSPlasH does), and
 // stop at a mean error: the compression max(0, rho*_i / rho0 - 1), and dt max(0, d rho_i / dt) / rho0
 // (only compression is corrected; particles with fewer than 20 neighbours, at the free surface, are left
-// out of the divergence solve, as in SPlisHSPlasH). The substep follows a CFL condition on the velocity
-// alone, dt <= cfl spacing / v_max (the paper's 0.4 particle diameters).
+// out of the divergence solve, as in SPlisHSPlasH). The divergence solve always iterates so; the
+// constant-density solve by default runs conjugate gradients with the same operator and alpha_i as the
+// preconditioner (dfsph/conjugate_gradient.cpp, the operator in dfsph/pressure_operator.h), which deep water
+// needs. The substep follows a CFL condition on the velocity alone, dt <= cfl spacing / v_max (the paper's
+// 0.4 particle diameters).
 //
 // The density is the poly6 sum of the other solvers; its rate and the pressure force use the spiky
 // gradient, scaled by the lattice gradient correction WCSPH uses (solvers/fluid_common.h), so that the
@@ -40,11 +43,31 @@
 #pragma once
 
 #include "backend/async_readback.h"
-#include "solvers/gradient_correction.h"
+#include "solvers/dfsph/pressure_operator.h"
 #include "solvers/solver.h"
-#include "solvers/wall_kernel.h"
 
 namespace eddy::EDDY_NS {
+
+namespace attr_dfsph {
+// the stiffness kappa = p / rho^2 of the last constant-density and divergence solves (warm starts)
+constexpr const char* kDensityKappa = "dfsph_density_kappa";
+constexpr const char* kDivergenceKappa = "dfsph_divergence_kappa";
+constexpr const char* kFactor = "dfsph_factor";  // alpha = 1 / D
+// the position and this iteration's kappa, packed so that the velocity pass reads a neighbour in one load
+constexpr const char* kPositionStep = "dfsph_position_step";
+constexpr const char* kError = "dfsph_error";                     // this iteration's error, for the mean
+constexpr const char* kSmoothing = "dfsph_xsph";                  // the XSPH velocity change
+constexpr const char* kCorrection = "dfsph_gradient_correction";  // L^-1 (SymmetricMatrix)
+// the gradient of both solves' kappa, as the pressure is (its mirror's variation along the walls)
+constexpr const char* kKappaGradient = "dfsph_density_kappa_gradient";
+// conjugate gradients (scratch): the operator's acceleration a(p) of the search direction p (in
+// kPositionStep's w) with w = 1 on the particles solved for, the residual r, A p, and the solution x
+constexpr const char* kDirectionAcceleration = "dfsph_cg_acceleration";
+constexpr const char* kResidual = "dfsph_cg_residual";
+constexpr const char* kOperatorProduct = "dfsph_cg_product";
+constexpr const char* kSolution = "dfsph_cg_solution";
+constexpr const char* kBestSolution = "dfsph_cg_best_solution";  // x where the error was the smallest
+}  // namespace attr_dfsph
 
 class DivergenceFreeSph final : public Solver {
  public:
@@ -74,12 +97,30 @@ class DivergenceFreeSph final : public Solver {
   template <bool Divergence, bool WarmStart>
   void stiffnessPass(StepContext& ctx, Real dt, const std::uint32_t* stop = nullptr);
   template <bool Divergence>
-  void velocityPass(StepContext& ctx, Real dt, bool warmStart, const std::uint32_t* stop = nullptr);
+  // alongWalls: with the mirror's variation along the walls (conjugate gradients' correction goes without)
+  void velocityPass(StepContext& ctx, Real dt, bool warmStart, const std::uint32_t* stop = nullptr,
+                    bool alongWalls = true);
   // on the device: whether the solve stops after `iteration` (the mean error, or the iteration limits)
   void decide(StepContext& ctx, int iteration, Real tolerance, int fewest, int slot);
+  // the constant-density solve as conjugate gradients (dfsph/conjugate_gradient.cpp); returns its iterations
+  int conjugateGradient(StepContext& ctx, Real dt, int fewest);
+  static void addConjugateAttributes(ParticleSet& p);
+  static int conjugateScalarCount();
+  void decideConjugate(StepContext& ctx, int iteration, int fewest, int slot);
   void advance(StepContext& ctx, Real dt);
 
  private:
+  PressureAcceleration pressureAcceleration(StepContext& ctx, bool alongWalls = true) const;
+  DensityRate densityRate(StepContext& ctx) const;
+  bool conjugate() const { return settings_.pressureSolver == "conjugate_gradient"; }
+  // the share of the last solve's stiffness a solve starts from: half for Jacobi iterations, which only
+  // add stiffness (with more a particle held slightly compressed winds up), all of it for conjugate
+  // gradients, which take it back where it is too much
+  template <bool Divergence>
+  Real warmStartShare() const {
+    return !Divergence && conjugate() ? Real(1) : Real(0.5);
+  }
+
   DfsphSettings settings_;
   Real gradientScale_ = 1;  // see latticeGradientScale
   WallMoments lateral_;
@@ -91,6 +132,8 @@ class DivergenceFreeSph final : public Solver {
   // for the host.
   Buffer<double> errorSum_;
   Buffer<std::uint32_t> solveState_;
+  // conjugate gradients' scalars on the device (dfsph/conjugate_gradient.cpp)
+  Buffer<double> conjugateScalars_;
   AsyncReadback decision_;
 };
 
