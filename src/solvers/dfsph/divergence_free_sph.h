@@ -73,6 +73,8 @@ class DivergenceFreeSph final : public Solver {
  public:
   // particles with fewer neighbours than this are left out of the divergence solve (SPlisHSPlasH's value)
   static constexpr int kDivergenceNeighbors = 20;
+  // the substep keeps g dt^2 within this share of a spacing (stableTimeStepOf)
+  static constexpr Real kGravityReach = Real(0.01);
   explicit DivergenceFreeSph(const SceneDesc& scene) : settings_(scene.dfsph) {}
   const char* name() const override { return "dfsph"; }
   void setup(StepContext& ctx) override;
