@@ -35,10 +35,11 @@ std::string versionText() {
          (gpu.empty() ? std::string("no GPU") : "GPU: " + gpu);
 }
 
-// same prefix as the engine's own errors, so every failure reads alike
+// same prefix as the engine's own errors, and one line as they are, so every failure reads alike (an empty
+// --set= from the fuzz corpus once printed the hint on a second line)
 std::string usageFailure(const CLI::App*, const CLI::Error& e) {
   return std::string("eddy: error: ") + e.what() +
-         "\nrun 'eddy --help' or 'eddy <command> --help' for usage\n";
+         " (run 'eddy --help' or 'eddy <command> --help' for usage)\n";
 }
 
 // One line whatever the message holds: messages quote keys and values from the input (a JSON key may

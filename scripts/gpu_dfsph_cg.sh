@@ -6,7 +6,8 @@
 #   rest      the tank at rest at 0.01 and 0.005 m (scripts/tank_probes.py, and each probe's spread from frame
 #             to frame by scripts/column_probes.py) and the deep column, each build
 #   bench     `eddy bench --solver dfsph` at 256k, 1M and 4M, the builds alternated twice
-#   realtime  GPU time per simulated second of the 1M dam break, each build
+#   realtime  GPU time per simulated second of the 1M dam break, each build (and WCSPH's, the carried
+#             build), and of the default 18,000-particle dam break with DFSPH
 #   buchner   the Buchner wall pressure with DFSPH at H/40 and H/80 ($out/<build>_buchner_<spacing>.csv)
 source "$(dirname "$0")/gpu_env.sh"
 export EDDY_SOURCE_DIR="$PWD"
@@ -53,7 +54,12 @@ if [[ $parts == *realtime* ]]; then
     echo "== $b realtime"
     ./.carry/bin/$b bench --realtime --backend cuda --set solver=dfsph --set fluid.spacing=0.00524 \
       --set time.frames=30 2>&1 | tail -n 6
+    echo "== $b realtime, the default dam break"
+    ./.carry/bin/$b bench --realtime --backend cuda --set solver=dfsph 2>&1 | tail -n 6
   done 2>&1 | tee "$out/realtime.txt"
+  echo "== eddy realtime wcsph" | tee -a "$out/realtime.txt"
+  ./.carry/bin/eddy bench --realtime --backend cuda --set solver=wcsph --set fluid.spacing=0.00524 \
+    --set time.frames=30 2>&1 | tail -n 6 | tee -a "$out/realtime.txt"
 fi
 if [[ $parts == *buchner* ]]; then
   for b in $builds; do
