@@ -123,6 +123,8 @@ int DivergenceFreeSph::conjugateGradient(StepContext& ctx, Real dt, int fewest) 
     ctx.prims.sumInto(p.real(attr_dfsph::kOperatorProduct), n, scalars + kErrorSum);
     const std::uint32_t* words = decision_.read(slot);
     if (words[0]) {
+      // stopped before the first iteration: x = 0 changes nothing (kappa is never negative)
+      if (words[1] == 0) return 0;
       // kappa + x (the best x), clipped at zero: its change over the warm start goes through the velocity
       // pass
       parallelFor(
