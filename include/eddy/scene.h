@@ -60,7 +60,8 @@ struct DfsphSettings {
   // "min_iterations": fewest iterations of the constant-density solve (Jacobi iterations, or the first of
   // conjugate gradients' two solves), >= 1
   int minIterations = 2;
-  // "max_iterations": most iterations of each solve, >= min_iterations (at 100 the Buchner dam break at H/80
+  // "max_iterations": most iterations of each solve (with conjugate gradients, of each of their two passes
+  // and of the Jacobi iterations after them), >= min_iterations (at 100 the Buchner dam break at H/80
   // stopped short of converging in its impact and was thrown about at 28 m/s)
   int maxIterations = 200;
   bool divergenceSolve = true;  // "divergence_solve": run the divergence-free solve
