@@ -81,9 +81,10 @@ TEST(FluidRest, WcsphFromAJitteredLatticeSettlesToHydrostatic) {
 }
 
 // DFSPH holds the rest density by its solves: the mean compression of a tank at rest after 2.5 s is
-// below the 0.1 % issue 13 asks (measured 0.056 %), and the tank calms (it turned over while the walls
-// gave the layers beside them no support along the wall: 0.68 J after 1 s; now 2.5 mJ after 2.5 s, a
-// speed of 1.5 cm/s over its 21.6 kg, as WCSPH's tank after 1 s)
+// below the 0.1 % issue 13 asks (measured 0.019 % with conjugate gradients, 0.056 % with Jacobi
+// iterations), and the tank calms (it turned over while the walls gave the layers beside them no support
+// along the wall: 0.68 J after 1 s; now 2.9 mJ after 2.5 s, a speed of 1.6 cm/s over its 21.6 kg, as
+// WCSPH's tank after 1 s)
 TEST(FluidRest, DfsphDensityErrorAtRestBelowATenthOfAPercent) {
   RestResult r = settle({"solver=dfsph"}, 150);
   EXPECT_LE(r.last.meanDensityError, 0.001);
