@@ -161,7 +161,7 @@ int DivergenceFreeSph::solve(StepContext& ctx, Real dt) {
   ParticleSet& p = ctx.particles;
   Index n = p.size();
   if (n == 0) return 0;
-  // warm start: a share of the last solve's stiffness, where the particle is compressed now
+  // warm start: the last solve's stiffness (stiffnessPass says how much of it, and where)
   stiffnessPass<Divergence, true>(ctx, dt);
   velocityPass<Divergence>(ctx, dt, true);
   // conjugate gradients solve the constant-density equations on the compressed particles, twice: the second
