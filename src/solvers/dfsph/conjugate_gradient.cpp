@@ -93,8 +93,8 @@ int DivergenceFreeSph::conjugateGradient(StepContext& ctx, Real dt, int fewest) 
     parallelFor(
         n, EDDY_KERNEL(Index i) {
           if (*stop) return;
-          Vec3 gradient;
-          Vec3 a = pressure.at(i, step, gradient);
+          Vec3 unused;
+          Vec3 a = pressure.at<false>(i, step, unused);
           acceleration[i] = withW(a, acceleration[i].w);
         });
     parallelFor(

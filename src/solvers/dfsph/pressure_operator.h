@@ -28,7 +28,10 @@ struct PressureAcceleration {
   Real sm, sWall, scale;  // s m, s rho0 and s, s the lattice gradient scale
 
   // a_i of the stiffness in step[].w (the positions in step[].xyz); gradient = L_i^-1 sum_j (kappa_j -
-  // kappa_i) grad W_ij, the corrected gradient of the stiffness
+  // kappa_i) grad W_ij, the corrected gradient of the stiffness. AlongWalls false: without the mirror's
+  // variation along the walls and without the gradient, which only that variation and the walls' forces
+  // read (the conjugate-gradient operator)
+  template <bool AlongWalls = true>
   EDDY_HD Vec3 at(Index i, const Vec4* step, Vec3& gradient) const {
     Vec4 own = step[i];
     Vec3 xi = xyz(own);
@@ -40,15 +43,17 @@ struct PressureAcceleration {
       Vec3 w = k.spikyGradientSquared(d, dot(d, d));
       Real kj = other.w;
       a -= w * (ki + kj);
-      g += w * (kj - ki);
+      if constexpr (AlongWalls) g += w * (kj - ki);
     });
     a = a * sm + wallPressureAcceleration(wall, cs, nc, xi, time, ki, Vec3{}) * sWall;
-    // the mirror's kappa varies along each wall as the fluid's does, kappa_i + (x_b - x_i) . grad kappa_i:
-    // the vertical support a particle beside a side wall lost with its neighbours beyond it
-    gradient = correction[i] * g;
-    wall.forEachWallShare(cs, nc, xi, time, [&](int c, Vec3 share, Vec3 at) {
-      a += wallLateralAcceleration(wall, lateral, cs[c], share, at, xi, gradient) * scale;
-    });
+    if constexpr (AlongWalls) {
+      // the mirror's kappa varies along each wall as the fluid's does, kappa_i + (x_b - x_i) . grad kappa_i:
+      // the vertical support a particle beside a side wall lost with its neighbours beyond it
+      gradient = correction[i] * g;
+      wall.forEachWallShare(cs, nc, xi, time, [&](int c, Vec3 share, Vec3 at) {
+        a += wallLateralAcceleration(wall, lateral, cs[c], share, at, xi, gradient) * scale;
+      });
+    }
     return a;
   }
 };
