@@ -101,7 +101,7 @@ int DivergenceFreeSph::conjugateGradient(StepContext& ctx, Real dt, int fewest) 
         n, EDDY_KERNEL(Index i) {
           if (*stop) return;
           Real q = acceleration[i].w > 0
-                       ? -dt2 * rates.at<false>(i, x, [&](Index j) { return xyz(acceleration[j]); })
+                       ? -dt2 * rates.at<false>(i, step, [&](Index j) { return xyz(acceleration[j]); })
                        : Real(0);
           product[i] = q;
           terms[i] = step[i].w * q;

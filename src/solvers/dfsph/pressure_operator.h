@@ -58,6 +58,9 @@ struct PressureAcceleration {
   }
 };
 
+EDDY_HD inline Vec3 positionOf(Vec3 x) { return x; }
+EDDY_HD inline Vec3 positionOf(Vec4 x) { return xyz(x); }
+
 struct DensityRate {
   NeighborView nb;
   SphKernels k;
@@ -68,13 +71,14 @@ struct DensityRate {
   Real sm, sWall;  // s m and s rho0
 
   // d rho_i / dt of the velocities velocityOf(j) at the positions x; with MovingWalls relative to the walls'
-  // own velocity (the solves' right-hand side), without it the operator's linear part
-  template <bool MovingWalls, class Velocity>
-  EDDY_HD Real at(Index i, const Vec3* x, Velocity&& velocityOf) const {
-    Vec3 xi = x[i], vi = velocityOf(i);
+  // own velocity (the solves' right-hand side), without it the operator's linear part. The positions come
+  // as Vec3 or in the xyz of a Vec4 (one 16-byte load a neighbour on the GPU).
+  template <bool MovingWalls, class Position, class Velocity>
+  EDDY_HD Real at(Index i, const Position* x, Velocity&& velocityOf) const {
+    Vec3 xi = positionOf(x[i]), vi = velocityOf(i);
     Real fluid = 0, walls = 0;
     nb.forEach(i, [&](Index j) {
-      Vec3 d = xi - x[j];
+      Vec3 d = xi - positionOf(x[j]);
       fluid += dot(vi - velocityOf(j), k.spikyGradientSquared(d, dot(d, d)));
     });
     wall.forEachWallShare(cs, nc, xi, time, [&](int c, Vec3 g, Vec3 at) {
