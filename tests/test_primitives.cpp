@@ -131,6 +131,24 @@ TEST(Primitives, ReductionsMatchStd) {
   }
 }
 
+// the paired sum is each array's sum as sumInto gives it, to the last bit (the conjugate-gradient solve
+// relies on that for runs to stay what they were)
+TEST(Primitives, PairedSumIsEachSum) {
+  Primitives prims;
+  unsigned seed = 300;
+  for (Index n : kSizes) {
+    std::vector<Real> a = randomReals(n, seed++), b = randomReals(n, seed++);
+    Buffer<Real> ba = toBuffer(a), bb = toBuffer(b);
+    double each[2] = {-1, -1}, paired[2] = {-2, -2};
+    prims.sumInto(ba.view(n), n, each);
+    prims.sumInto(bb.view(n), n, each + 1);
+    prims.sumPairInto(ba.view(n), bb.view(n), n, paired);
+    EXPECT_EQ(paired[0], each[0]) << "n=" << n;
+    EXPECT_EQ(paired[1], each[1]) << "n=" << n;
+    if (n == 0) EXPECT_EQ(paired[0], 0.0);
+  }
+}
+
 TEST(Primitives, ReductionsOnEdgeValues) {
   Primitives prims;
   // all negative (max must not be clamped at zero) and all positive (min likewise)

@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 #if EDDY_BACKEND_CUDA
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
@@ -26,6 +30,16 @@ struct Plus {
 struct PlusDouble {  // a double accumulator over float inputs (CUB deduces the types from the call)
   EDDY_HD double operator()(double a, double b) const { return a + b; }
 };
+#if EDDY_BACKEND_CUDA
+struct PairAt {  // element i of two arrays, as a double pair
+  const Real* a;
+  const Real* b;
+  EDDY_HD double2 operator()(Index i) const { return make_double2(a[i], b[i]); }
+};
+struct PlusPair {
+  EDDY_HD double2 operator()(double2 p, double2 q) const { return make_double2(p.x + q.x, p.y + q.y); }
+};
+#endif
 struct Min {
   template <class T>
   EDDY_HD T operator()(T a, T b) const {
@@ -137,11 +151,44 @@ double Primitives::sum(View<Real> values, Index n) {
 }
 
 // as sum, in double on both backends
+void Primitives::sumPairInto(View<Real> a, View<Real> b, Index n, double* out) {
+#if EDDY_BACKEND_CUDA
+  auto pairs = thrust::make_transform_iterator(thrust::counting_iterator<Index>(0), PairAt{a.data, b.data});
+  auto* sums = reinterpret_cast<double2*>(out);
+  std::size_t bytes = 0;
+  cub::DeviceReduce::Reduce(nullptr, bytes, pairs, sums, n, PlusPair{}, make_double2(0, 0));
+  checkCuda(cub::DeviceReduce::Reduce(scratch(bytes), bytes, pairs, sums, n, PlusPair{}, make_double2(0, 0)),
+            "reduce");
+#else
+  const Real* x = a.data;
+  const Real* y = b.data;
+  using Pair = std::pair<double, double>;
+  const auto chunk = [&](const tbb::blocked_range<Index>& r, Pair acc) {
+    tsanEnter();  // see parallel.h
+    for (Index i = r.begin(); i != r.end(); ++i) {
+      acc.first = acc.first + double(x[i]);
+      acc.second = acc.second + double(y[i]);
+    }
+    tsanLeave();
+    return acc;
+  };
+  const auto join = [](Pair p, Pair q) { return Pair{p.first + q.first, p.second + q.second}; };
+  tsanFork();
+  const Pair result = n > 0 ? tbb::parallel_deterministic_reduce(tbb::blocked_range<Index>(0, n, 4096),
+                                                                 Pair{0.0, 0.0}, chunk, join)
+                            : Pair{0.0, 0.0};
+  tsanJoin();
+  out[0] = result.first;
+  out[1] = result.second;
+#endif
+}
+
 void Primitives::sumInto(View<Real> values, Index n, double* out) {
 #if EDDY_BACKEND_CUDA
   std::size_t bytes = 0;
   cub::DeviceReduce::Reduce(nullptr, bytes, values.data, out, n, PlusDouble{}, 0.0);
-  checkCuda(cub::DeviceReduce::Reduce(scratch(bytes), bytes, values.data, out, n, PlusDouble{}, 0.0), "reduce");
+  checkCuda(cub::DeviceReduce::Reduce(scratch(bytes), bytes, values.data, out, n, PlusDouble{}, 0.0),
+            "reduce");
 #else
   *out = n > 0 ? reduce(values.data, n, Plus{}, 0.0) : 0.0;
 #endif

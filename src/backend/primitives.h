@@ -18,6 +18,9 @@ class Primitives {
   double sum(View<Real> values, Index n);
   // the same sum left on the device, in *out (device memory); nothing waits for it
   void sumInto(View<Real> values, Index n, double* out);
+  // both sums in one pass: out[0] of a, out[1] of b (out 16-byte aligned); each as sumInto would give it
+  // on the CPU
+  void sumPairInto(View<Real> a, View<Real> b, Index n, double* out);
   Real min(View<Real> values, Index n);
   Real max(View<Real> values, Index n);
   std::uint32_t max(View<std::uint32_t> values, Index n);

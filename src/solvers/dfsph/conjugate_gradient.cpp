@@ -24,7 +24,7 @@ namespace eddy::EDDY_NS {
 
 namespace {
 // conjugateScalars_: r.z, p.Ap, the new r.z, the error sum, beta, the smallest error sum so far, and
-// whether the last one was it
+// whether the last one was it (the new r.z and the error sum side by side, 16-byte aligned: one paired sum)
 enum : int { kRz, kPAp, kRzNext, kErrorSum, kBeta, kBestError, kImproved, kScalarCount };
 }  // namespace
 
@@ -73,8 +73,8 @@ int DivergenceFreeSph::conjugateGradient(StepContext& ctx, Real dt, int fewest) 
         terms[i] = r * z;
         product[i] = fabsf(r) / rho0;
       });
-  ctx.prims.sumInto(p.real(attr_dfsph::kError), n, scalars + kRzNext);
-  ctx.prims.sumInto(p.real(attr_dfsph::kOperatorProduct), n, scalars + kErrorSum);
+  ctx.prims.sumPairInto(p.real(attr_dfsph::kError), p.real(attr_dfsph::kOperatorProduct), n,
+                        scalars + kRzNext);
 
   for (int iteration = 0;; ++iteration) {
     int slot = iteration % AsyncReadback::kSlots;
@@ -119,8 +119,8 @@ int DivergenceFreeSph::conjugateGradient(StepContext& ctx, Real dt, int fewest) 
           terms[i] = r * factor[i] * r / dt2;
           product[i] = fabsf(r) / rho0;
         });
-    ctx.prims.sumInto(p.real(attr_dfsph::kError), n, scalars + kRzNext);
-    ctx.prims.sumInto(p.real(attr_dfsph::kOperatorProduct), n, scalars + kErrorSum);
+    ctx.prims.sumPairInto(p.real(attr_dfsph::kError), p.real(attr_dfsph::kOperatorProduct), n,
+                          scalars + kRzNext);
     const std::uint32_t* words = decision_.read(slot);
     if (words[0]) {
       // stopped before the first iteration: x = 0 changes nothing (kappa is never negative)
