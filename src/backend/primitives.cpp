@@ -151,6 +151,18 @@ double Primitives::sum(View<Real> values, Index n) {
 }
 
 // as sum, in double on both backends
+void Primitives::sumInto(View<Real> values, Index n, double* out) {
+#if EDDY_BACKEND_CUDA
+  std::size_t bytes = 0;
+  cub::DeviceReduce::Reduce(nullptr, bytes, values.data, out, n, PlusDouble{}, 0.0);
+  checkCuda(cub::DeviceReduce::Reduce(scratch(bytes), bytes, values.data, out, n, PlusDouble{}, 0.0),
+            "reduce");
+#else
+  *out = n > 0 ? reduce(values.data, n, Plus{}, 0.0) : 0.0;
+#endif
+}
+
+// two sums in one pass; on the CPU each in sumInto's order, to the last bit
 void Primitives::sumPairInto(View<Real> a, View<Real> b, Index n, double* out) {
 #if EDDY_BACKEND_CUDA
   auto pairs = thrust::make_transform_iterator(thrust::counting_iterator<Index>(0), PairAt{a.data, b.data});
@@ -180,17 +192,6 @@ void Primitives::sumPairInto(View<Real> a, View<Real> b, Index n, double* out) {
   tsanJoin();
   out[0] = result.first;
   out[1] = result.second;
-#endif
-}
-
-void Primitives::sumInto(View<Real> values, Index n, double* out) {
-#if EDDY_BACKEND_CUDA
-  std::size_t bytes = 0;
-  cub::DeviceReduce::Reduce(nullptr, bytes, values.data, out, n, PlusDouble{}, 0.0);
-  checkCuda(cub::DeviceReduce::Reduce(scratch(bytes), bytes, values.data, out, n, PlusDouble{}, 0.0),
-            "reduce");
-#else
-  *out = n > 0 ? reduce(values.data, n, Plus{}, 0.0) : 0.0;
 #endif
 }
 Real Primitives::min(View<Real> values, Index n) {
