@@ -10,21 +10,24 @@ share of the first layer that sits nearer the wall than half a spacing. docs/val
 particles beside the wall read") uses it on scenes/validation/buchner_wall_pressure.json.
 """
 import argparse
+import struct
 
-import numpy as np
-
-FIELDS = {"float": "<f4", "uint": "<u4", "int": "<i4", "double": "<f8", "uchar": "u1"}
+FIELDS = {"float": "f", "uint": "I", "int": "i", "double": "d", "uchar": "B"}
 
 
 def read_ply(path):
-    data = open(path, "rb").read()
+    """x, y and pressure of every particle in a binary little-endian PLY file"""
+    with open(path, "rb") as f:
+        data = f.read()
     end = data.index(b"end_header\n") + len(b"end_header\n")
-    names = []
+    names, codes = [], "<"
     for line in data[:end].decode().splitlines():
         words = line.split()
         if words[:1] == ["property"]:
-            names.append((words[2], FIELDS[words[1]]))
-    return np.frombuffer(data[end:], dtype=np.dtype(names))
+            names.append(words[2])
+            codes += FIELDS[words[1]]
+    x, y, p = names.index("x"), names.index("y"), names.index("pressure")
+    return [(r[x], r[y], r[p]) for r in struct.iter_unpack(codes, data[end:])]
 
 
 def main():
@@ -38,27 +41,35 @@ def main():
     args = parser.parse_args()
     bands = [(0.0, 0.06), (0.06, 0.12), (0.14, 0.18)]
     layers = 4
-    sums = np.zeros((len(bands), layers))
-    counts = np.zeros((len(bands), layers))
-    near = np.zeros(len(bands))
-    first_layer = np.zeros(len(bands))
+    # per band: the sum over frames of each layer's mean pressure, and the frames where the layer is wet
+    sums = [[0.0] * layers for _ in bands]
+    counts = [[0] * layers for _ in bands]
+    near = [0] * len(bands)
+    first_layer = [0] * len(bands)
     for frame in range(args.first, args.last):
-        p = read_ply(f"{args.run}/particles_{frame:06d}.ply")
-        distance = (args.wall - p["x"]) / args.spacing
-        for b, (lo, hi) in enumerate(bands):
-            band = (p["y"] >= lo) & (p["y"] < hi)
+        frame_sum = [[0.0] * layers for _ in bands]
+        frame_count = [[0] * layers for _ in bands]
+        for x, y, pressure in read_ply(f"{args.run}/particles_{frame:06d}.ply"):
+            distance = (args.wall - x) / args.spacing
+            if not 0 <= distance < layers:
+                continue
+            for b, (lo, hi) in enumerate(bands):
+                if lo <= y < hi:
+                    k = int(distance)
+                    frame_sum[b][k] += pressure
+                    frame_count[b][k] += 1
+                    if k == 0:
+                        first_layer[b] += 1
+                        near[b] += distance < 0.5
+        for b in range(len(bands)):
             for k in range(layers):
-                m = band & (distance >= k) & (distance < k + 1)
-                if m.any():
-                    sums[b, k] += p["pressure"][m].mean() / args.rho_g_h
-                    counts[b, k] += 1
-            m = band & (distance < 1)
-            first_layer[b] += m.sum()
-            near[b] += (m & (distance < 0.5)).sum()
+                if frame_count[b][k]:
+                    sums[b][k] += frame_sum[b][k] / frame_count[b][k] / args.rho_g_h
+                    counts[b][k] += 1
     print(f"{args.run}, frames {args.first}..{args.last - 1}: mean p / rho g H by layer from the wall")
     print("height m      " + "  ".join(f"layer {k + 1}" for k in range(layers)) + "   first layer within s/2")
     for b, (lo, hi) in enumerate(bands):
-        values = sums[b] / np.maximum(counts[b], 1)
+        values = [sums[b][k] / max(counts[b][k], 1) for k in range(layers)]
         share = 100 * near[b] / max(first_layer[b], 1)
         print(f"{lo:.2f}-{hi:.2f}    " + "  ".join(f"{v:7.3f}" for v in values) + f"   {share:5.1f} %")
 
