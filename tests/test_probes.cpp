@@ -112,7 +112,7 @@ TEST(Probes, WallPressureIsHydrostaticAndTheFloorCarriesTheWeight) {
 
 // The end wall of a slab four spacings thick (the Buchner scene's slab) reads rho g d too: the side walls'
 // mirror particles carry the pressure's variation along them, which the particles beside them lost with
-// their neighbours beyond the walls. Measured: -1.1 % .. +1.6 %, the floor -0.12 % (before WCSPH's walls had
+// their neighbours beyond the walls. Measured: -0.8 % .. +1.7 %, the floor -0.05 % (before WCSPH's walls had
 // that term the same slab read +7.7 % .. +9.1 % below the lattice's top: its pressure gradient was steeper
 // than rho g, since the fluid's own neighbours carried what the missing ones did not).
 TEST(Probes, TheEndWallOfAThinSlabIsHydrostaticToo) {

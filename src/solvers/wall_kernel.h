@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "colliders/collider.h"
-#include "core/mat3.h"
 #include "core/sph_kernels.h"
 
 namespace eddy {
@@ -403,60 +402,6 @@ struct WallMoments {
     return w;
   }
 };
-
-// N(d), on WallKernel's grid: sum_b m |W'(r_b)| / r_b (z_b^2 - d^2) over the lattice beyond a wall at
-// distance d, z_b the depth of b beyond the wall: the wall's share of the moment through which a velocity
-// varying across the wall changes a particle's density, when each mirror point b carries the reflection of
-// the velocity at its image in the fluid (wallVelocityVariationRate). Zero from WallMoments::reach on.
-struct WallDepthMoments {
-  Real moment[WallKernel::kSamples + 1] = {};
-
-  static WallDepthMoments make(const SphKernels& k, Real spacing, Real mass) {
-    WallDepthMoments w;
-    double s = spacing, h = k.h;
-    int reach = int(std::ceil(h / s));
-    for (int i = 0; i <= WallKernel::kSamples; ++i) {
-      double d = h * i / WallKernel::kSamples, moment = 0;
-      for (int layer = 0; d + s * (0.5 + layer) < h; ++layer) {
-        double depth = s * (0.5 + layer), z = d + depth;
-        for (int a = -reach; a <= reach; ++a)
-          for (int b = -reach; b <= reach; ++b) {
-            double r2 = (a * a + b * b) * s * s + z * z;
-            if (r2 >= h * h) continue;
-            double r = std::sqrt(r2), q = h - r;
-            moment += double(mass) * -double(k.spikyGradCoef) * q * q / r * (depth * depth - d * d);
-          }
-      }
-      w.moment[i] = Real(moment);
-    }
-    return w;
-  }
-};
-
-// The density rate that one flat wall face (a share of forEachWallShare's visit: g its gradient share, at
-// its nearest point) adds for a particle at x when the velocity varies as the fluid's does, G = grad v at
-// the particle: each mirror point carries the reflection of v_i + G (y - x_i), y its image in the fluid
-// (Adami, Hu & Adams 2012's mirror of a linear field), where the solvers' own wall term reflects v_i alone.
-// Summed over the lattice beyond the face, the difference is -M(d) (tr G - n.G n) - N(d) n.G n (n the face's
-// normal into the fluid): the stretching along the wall, which the particles beside a wall lost with their
-// neighbours beyond it, and the variation across it. Times the face's share of the wall's gradient where
-// walls overlap, and only on flat faces, as wallLateralAcceleration.
-EDDY_HD inline Real wallVelocityVariationRate(const WallKernel& wall, const WallMoments& along,
-                                              const WallDepthMoments& across, const ColliderData& collider,
-                                              Vec3 g, Vec3 at, Vec3 x, const Mat3& gradient) {
-  if (collider.kind != ShapeKind::Plane && collider.kind != ShapeKind::Box) return 0;
-  Vec3 normal = x - at;
-  Real d = length(normal);
-  Real full = wall.lookup(wall.gradient, d);
-  if (!(d > 0) || !(full > 0)) return 0;
-  normal = normal * (1 / d);
-  Real share = length(g) / full;
-  Real divergence = gradient.m[0][0] + gradient.m[1][1] + gradient.m[2][2];
-  Real acrossRate = dot(normal, gradient * normal);
-  return -(wall.lookup(along.moment, d) * (divergence - acrossRate) +
-           wall.lookup(across.moment, d) * acrossRate) *
-         share;
-}
 
 // The push of one wall face (a share of wallPressureAcceleration's visit: g its gradient share, at its
 // nearest point) on a particle at x whose mirror's stiffness varies along the face as the fluid's does,

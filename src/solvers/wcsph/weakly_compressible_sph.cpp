@@ -33,30 +33,11 @@ EDDY_HD inline Vec3 pressureGradientAt(const NeighborView& nb, const Vec4* xp, c
   return inverseOrZero(l) * g;
 }
 
-// the corrected velocity gradient at particle i, G_ab = d v_a / d x_b: L_i^-1 applied to each component's
-// sum_j (v_j - v_i) grad W_ij
-EDDY_HD inline Mat3 velocityGradientAt(const NeighborView& nb, const Vec3* x, const Vec3* v,
-                                       const SphKernels& k, Index i, Vec3 xi, Vec3 vi) {
-  Vec3 gx{}, gy{}, gz{};
-  SymmetricMatrix l{};
-  nb.forEach(i, [&](Index j) {
-    Vec3 d = xi - x[j];
-    Real r2 = dot(d, d);
-    Vec3 w = k.spikyGradientSquared(d, r2);
-    Vec3 dv = v[j] - vi;
-    gx += w * dv.x, gy += w * dv.y, gz += w * dv.z;
-    addCorrectionTerm(l, d, r2, w);
-  });
-  SymmetricMatrix inverse = inverseOrZero(l);
-  return Mat3::fromRows(inverse * gx, inverse * gy, inverse * gz);
-}
-
 }  // namespace
 
 void WeaklyCompressibleSph::setup(StepContext& ctx) {
   gradientScale_ = latticeGradientScale(ctx.kernels, ctx.scene.fluid.spacing);
   lateral_ = WallMoments::make(ctx.kernels, ctx.scene.fluid.spacing, ctx.particleMass);
-  across_ = WallDepthMoments::make(ctx.kernels, ctx.scene.fluid.spacing, ctx.particleMass);
   ctx.particles.addAttribute(attr_wcsph::kPositionPressure, 4, false);
   ctx.particles.addAttribute(attr_wcsph::kVelocityDensity, 4, false);
   fastest_.words(0);  // allocated here, not in the step loop
@@ -185,8 +166,6 @@ void WeaklyCompressibleSph::integrateDensity(StepContext& ctx, Real dt) {
   Vec3 hydrostatic = ctx.scene.forces.gravity * (rho0 / (c * c));  // rhoH_ji = hydrostatic . (x_j - x_i)
   Real scale = gradientScale_;
   Real lowest = kLowestDensity * rho0;
-  WallMoments along = lateral_;
-  WallDepthMoments across = across_;
   parallelFor(
       p.size(), EDDY_KERNEL(Index i) {
         Vec3 xi = x[i], vi = v[i];
@@ -211,14 +190,6 @@ void WeaklyCompressibleSph::integrateDensity(StepContext& ctx, Real dt) {
         wall.forEachWallShare(cs, nc, xi, time, [&](int c, Vec3 g, Vec3 at) {
           walls += dot(vi - colliderVelocityAt(cs[c], at, time), g);
         });
-        // and the variation of the velocity that the mirror carries, as the fluid's (a second walk of the
-        // neighbours, for the particles near a wall)
-        if (wall.anyWithin(cs, nc, xi, time, along.reach)) {
-          Mat3 gradient = velocityGradientAt(nb, x, v, k, i, xi, vi);
-          wall.forEachWallShare(cs, nc, xi, time, [&](int c, Vec3 g, Vec3 at) {
-            walls += wallVelocityVariationRate(wall, along, across, cs[c], g, at, xi, gradient) / (2 * rho0);
-          });
-        }
         Real rate = m * (scale * divergence + diffusion * diffused) + 2 * scale * rho0 * walls;
         next[i] = fmaxf(ri + rate * dt, lowest);
       });
