@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # GPU machine, carried build (scripts/gpu_carry.sh): how far the Buchner wall pressure moves between runs that
 # differ only in their frame rate (the substeps' lengths), each solver at H/40 and H/80, and the tank at rest
-# averaged over three seconds instead of half a second. EDDY_SPREAD_PARTS picks parts: buchner tank.
+# averaged over three seconds instead of half a second. EDDY_SPREAD_PARTS picks parts: buchner tank;
+# EDDY_SPREAD_SOLVERS the solvers (dfsph wcsph).
 # Writes $out/buchner_<solver>_<spacing>_fps<F>.csv (probes.csv) and $out/tank.txt.
 source "$(dirname "$0")/gpu_env.sh"
 parts=${EDDY_SPREAD_PARTS:-buchner tank}
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee "$out/gpu.txt"
 if [[ $parts == *buchner* ]]; then
-  for solver in dfsph wcsph; do
+  for solver in ${EDDY_SPREAD_SOLVERS:-dfsph wcsph}; do
     for sp in 0.015 0.0075; do
       for fps in ${EDDY_SPREAD_FPS:-46 48 50 52}; do
         echo "== $solver $sp fps $fps"
@@ -20,7 +21,7 @@ if [[ $parts == *buchner* ]]; then
   done 2>&1 | tee "$out/buchner.txt"
 fi
 if [[ $parts == *tank* ]]; then
-  for solver in dfsph wcsph; do
+  for solver in ${EDDY_SPREAD_SOLVERS:-dfsph wcsph}; do
     for s in 0.01 0.005; do
       echo "== $solver tank $s, 5 s, averaged from 2 s"
       ./.carry/bin/eddy run scenes/validation/tank_at_rest.json --backend cuda --set solver=$solver \
