@@ -10,7 +10,9 @@ share of the first layer that sits nearer the wall than half a spacing. docs/val
 particles beside the wall read") uses it on scenes/validation/buchner_wall_pressure.json.
 """
 import argparse
+import os
 import struct
+import sys
 
 FIELDS = {"float": "f", "uint": "I", "int": "i", "double": "d", "uchar": "B"}
 
@@ -26,6 +28,10 @@ def read_ply(path):
         if words[:1] == ["property"]:
             names.append(words[2])
             codes += FIELDS[words[1]]
+    if "pressure" not in names or codes[0] != "<" or b"binary_little_endian" not in data[:end]:
+        print(f"wall_layers: {path}: not a binary little-endian PLY with a pressure column (a solver with "
+              "pressure: wcsph or dfsph)", file=sys.stderr)
+        sys.exit(2)
     x, y, p = names.index("x"), names.index("y"), names.index("pressure")
     return [(r[x], r[y], r[p]) for r in struct.iter_unpack(codes, data[end:])]
 
@@ -39,6 +45,15 @@ def main():
     parser.add_argument("--spacing", type=float, default=0.015)
     parser.add_argument("--rho-g-h", type=float, default=1000 * 9.81 * 0.6)
     args = parser.parse_args()
+    if args.last <= args.first:
+        print(f"wall_layers: LAST ({args.last}) must be above FIRST ({args.first})", file=sys.stderr)
+        sys.exit(2)
+    for frame in (args.first, args.last - 1):
+        path = f"{args.run}/particles_{frame:06d}.ply"
+        if not os.path.isfile(path):
+            print(f"wall_layers: {path}: no such file (RUN_DIR must hold the PLY particle files of an eddy run "
+                  "with output.particles true, frames FIRST to LAST - 1)", file=sys.stderr)
+            sys.exit(2)
     bands = [(0.0, 0.06), (0.06, 0.12), (0.14, 0.18)]
     layers = 4
     # per band: the sum over frames of each layer's mean pressure, and the frames where the layer is wet
