@@ -27,8 +27,8 @@ def read_ply(path):
         words = line.split()
         if words[:1] == ["property"]:
             names.append(words[2])
-            codes += FIELDS[words[1]]
-    if "pressure" not in names or codes[0] != "<" or b"binary_little_endian" not in data[:end]:
+            codes += FIELDS.get(words[1], "?")
+    if "pressure" not in names or "?" in codes or b"binary_little_endian" not in data[:end]:
         print(f"wall_layers: {path}: not a binary little-endian PLY with a pressure column (a solver with "
               "pressure: wcsph or dfsph)", file=sys.stderr)
         sys.exit(2)
@@ -45,6 +45,9 @@ def main():
     parser.add_argument("--spacing", type=float, default=0.015)
     parser.add_argument("--rho-g-h", type=float, default=1000 * 9.81 * 0.6)
     args = parser.parse_args()
+    if not args.spacing > 0:
+        print(f"wall_layers: --spacing ({args.spacing}) must be above 0", file=sys.stderr)
+        sys.exit(2)
     if args.last <= args.first:
         print(f"wall_layers: LAST ({args.last}) must be above FIRST ({args.first})", file=sys.stderr)
         sys.exit(2)
