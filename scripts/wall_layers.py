@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """The pressure beside a wall, layer by layer, from a run's particle files (PLY with a pressure column).
 
-usage: wall_layers.py RUN_DIR FIRST LAST [--wall X] [--spacing S] [--rho-g-h P]
+usage: wall_layers.py RUN_DIR FIRST LAST [--wall X] [--spacing S] [--rho-g-h P] [--bands LO-HI,...]
 
 Averages frames FIRST..LAST-1 (particles_NNNNNN.ply). For bands of height, prints the mean pressure of the
 particles by distance from the wall at x = X (the Buchner scene's far wall, 3.22 m, by default), in layers
 one spacing thick, divided by P (rho g H of the Buchner scene, 1000 * 9.81 * 0.6, by default), and the
-share of the first layer that sits nearer the wall than half a spacing. docs/validation.md ("What the
+share of the first layer that sits nearer the wall than half a spacing. --bands sets the bands of height in
+metres (by default 0-0.06,0.06-0.12,0.14-0.18: around P1; 0.55-0.62 is around P2). docs/validation.md ("What the
 particles beside the wall read") uses it on scenes/validation/buchner_wall_pressure.json.
 """
 import argparse
@@ -44,7 +45,16 @@ def main():
     parser.add_argument("--wall", type=float, default=3.22)
     parser.add_argument("--spacing", type=float, default=0.015)
     parser.add_argument("--rho-g-h", type=float, default=1000 * 9.81 * 0.6)
+    parser.add_argument("--bands", default="0-0.06,0.06-0.12,0.14-0.18")
     args = parser.parse_args()
+    try:
+        bands = [tuple(float(v) for v in band.split("-")) for band in args.bands.split(",")]
+        if any(len(band) != 2 or not band[0] < band[1] for band in bands):
+            raise ValueError
+    except ValueError:
+        print(f"wall_layers: --bands ({args.bands}) must be LO-HI pairs of heights in metres, LO below HI, "
+              "separated by commas (0.14-0.18,0.55-0.62)", file=sys.stderr)
+        sys.exit(2)
     if not args.spacing > 0:
         print(f"wall_layers: --spacing ({args.spacing}) must be above 0", file=sys.stderr)
         sys.exit(2)
@@ -57,7 +67,6 @@ def main():
             print(f"wall_layers: {path}: no such file (RUN_DIR must hold the PLY particle files of an eddy run "
                   "with output.particles true, frames FIRST to LAST - 1)", file=sys.stderr)
             sys.exit(2)
-    bands = [(0.0, 0.06), (0.06, 0.12), (0.14, 0.18)]
     layers = 4
     # per band: the sum over frames of each layer's mean pressure, and the frames where the layer is wet
     sums = [[0.0] * layers for _ in bands]
