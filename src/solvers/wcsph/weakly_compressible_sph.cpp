@@ -38,6 +38,7 @@ EDDY_HD inline Vec3 pressureGradientAt(const NeighborView& nb, const Vec4* xp, c
 void WeaklyCompressibleSph::setup(StepContext& ctx) {
   gradientScale_ = latticeGradientScale(ctx.kernels, ctx.scene.fluid.spacing);
   lateral_ = WallMoments::make(ctx.kernels, ctx.scene.fluid.spacing, ctx.particleMass);
+  continuity_ = WallContinuity::make(ctx.kernels, ctx.scene.fluid.spacing);
   ctx.particles.addAttribute(attr_wcsph::kPositionPressure, 4, false);
   ctx.particles.addAttribute(attr_wcsph::kVelocityDensity, 4, false);
   fastest_.words(0);  // allocated here, not in the step loop
@@ -166,6 +167,7 @@ void WeaklyCompressibleSph::integrateDensity(StepContext& ctx, Real dt) {
   Vec3 hydrostatic = ctx.scene.forces.gravity * (rho0 / (c * c));  // rhoH_ji = hydrostatic . (x_j - x_i)
   Real scale = gradientScale_;
   Real lowest = kLowestDensity * rho0;
+  WallContinuity continuity = continuity_;
   parallelFor(
       p.size(), EDDY_KERNEL(Index i) {
         Vec3 xi = x[i], vi = v[i];
@@ -185,12 +187,19 @@ void WeaklyCompressibleSph::integrateDensity(StepContext& ctx, Real dt) {
           diffused += psi * -dot(d, grad) / ((r2 + eta2) * rj);
         });
         // the colliders as fluid at rest (moving with them), with the gradient integral their pressure
-        // force uses
-        Real walls = 0;
+        // force uses, renormalised for the stretching along them that the fluid's sum lost (WallContinuity)
+        Real walls = 0, kept = 1;
         wall.forEachWallShare(cs, nc, xi, time, [&](int c, Vec3 g, Vec3 at) {
-          walls += dot(vi - colliderVelocityAt(cs[c], at, time), g);
+          Real rate = dot(vi - colliderVelocityAt(cs[c], at, time), g);
+          if (cs[c].kind == ShapeKind::Plane || cs[c].kind == ShapeKind::Box) {
+            Real d = length(xi - at);
+            rate *= wall.lookup(continuity.normal, d);
+            kept -= wall.lookup(continuity.along, d);
+          }
+          walls += rate;
         });
-        Real rate = m * (scale * divergence + diffusion * diffused) + 2 * scale * rho0 * walls;
+        Real rate =
+            scale * (m * divergence + 2 * rho0 * walls) / fmaxf(kept, Real(0.25)) + m * diffusion * diffused;
         next[i] = fmaxf(ri + rate * dt, lowest);
       });
 }

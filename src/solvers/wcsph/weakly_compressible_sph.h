@@ -16,10 +16,12 @@
 //   D_i = 2 delta ell c sum_j [(rho_j - rho_i) - rhoH_ji] (x_j - x_i) . grad_i W_ij / (r_ij^2 + eta^2) m /
 //   rho_j
 // with rhoH_ji = rho0 g . (x_j - x_i) / c^2, the hydrostatic density difference (linearised), so that a
-// fluid at rest is left alone, and eta = 0.1 ell. The colliders, fluid at rest, add rho0 v_i . A_i, A_i the
-// wall kernel's integral of grad W beyond the walls, the same integral their pressure force uses (a density
-// share from the poly6 wall table instead, with the force from the spiky one, fed energy into a fluid at
-// rest). Particles start at the rest density.
+// fluid at rest is left alone, and eta = 0.1 ell. The colliders, fluid at rest, add 2 rho0 (v_i - v_wall) .
+// A_i, A_i the wall kernel's integral of grad W beyond the walls, the same integral their pressure force uses
+// (a density share from the poly6 wall table instead, with the force from the spiky one, fed energy into a
+// fluid at rest); beside flat walls that term and the fluid's sum are renormalised so that the rate is exact
+// for any linear flow the walls let through, stretching along them included (WallContinuity in
+// solvers/wall_kernel.h, after Ferrand et al. 2013). Particles start at the rest density.
 //
 // Every kernel gradient (pressure force, divergence, walls) is scaled by 1 / kappa, kappa the spiky
 // gradient of a linear field summed over the rest lattice as a share of the exact one (0.87 at a support of
@@ -99,11 +101,12 @@ class WeaklyCompressibleSph final : public Solver {
 
  private:
   WcsphSettings settings_;
-  Real gradientScale_ = 1;  // see latticeGradientScale
-  WallMoments lateral_;     // the walls' moments for the mirror's variation along them
-  bool invalid_ = false;    // the last speed maximum was not finite
-  bool stepped_ = false;    // a substep has run (the wall forces' gradient needs its lists)
-  AsyncReadback fastest_;   // the fastest particle's speed (as bits), per slot
+  Real gradientScale_ = 1;     // see latticeGradientScale
+  WallMoments lateral_;        // the walls' moments for the mirror's variation along them
+  WallContinuity continuity_;  // the walls' term in the continuity rate
+  bool invalid_ = false;       // the last speed maximum was not finite
+  bool stepped_ = false;       // a substep has run (the wall forces' gradient needs its lists)
+  AsyncReadback fastest_;      // the fastest particle's speed (as bits), per slot
 };
 
 }  // namespace eddy::EDDY_NS
