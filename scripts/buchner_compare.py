@@ -34,8 +34,8 @@ def read_experiment(sensor):
     return points
 
 
-def read_run(run_dir, sensor):
-    path = os.path.join(run_dir, "probes.csv")
+def read_run(run_dir, sensor, name="probes.csv"):
+    path = os.path.join(run_dir, name)
     if not os.path.isfile(path):
         print("buchner_compare: %s: no such file (RUN_DIR must hold the probes.csv of an eddy run of "
               "scenes/validation/buchner_wall_pressure.json)" % path, file=sys.stderr)
@@ -48,8 +48,8 @@ def read_run(run_dir, sensor):
                 continue
             curve.append((float(row["time"]) * TIME_SCALE, float(value) / (RHO * G * H)))
     if not curve:
-        print("buchner_compare: %s: no %s.pressure samples (the scene's probes are P1 and P2)" % (path, sensor),
-              file=sys.stderr)
+        print("buchner_compare: %s: no %s.pressure samples (the scene's probes are P1, P2, P1face and "
+              "P2face)" % (path, sensor), file=sys.stderr)
         sys.exit(2)
     return curve
 

@@ -3,7 +3,8 @@
 # differ only in their frame rate (the substeps' lengths), each solver at H/40 and H/80, and the tank at rest
 # averaged over three seconds instead of half a second. EDDY_SPREAD_PARTS picks parts: buchner tank;
 # EDDY_SPREAD_SOLVERS the solvers (dfsph wcsph).
-# Writes $out/buchner_<solver>_<spacing>_fps<F>.csv (probes.csv) and $out/tank.txt.
+# Writes $out/buchner_<solver>_<spacing>_fps<F>.csv (probes.csv), $out/spread.md (scripts/buchner_spread.py's
+# table of them) and $out/tank.txt.
 source "$(dirname "$0")/gpu_env.sh"
 parts=${EDDY_SPREAD_PARTS:-buchner tank}
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee "$out/gpu.txt"
@@ -19,6 +20,7 @@ if [[ $parts == *buchner* ]]; then
       done
     done
   done 2>&1 | tee "$out/buchner.txt"
+  python3 scripts/buchner_spread.py "$out" --solvers ${EDDY_SPREAD_SOLVERS:-dfsph wcsph} --phases | tee "$out/spread.md"
 fi
 if [[ $parts == *tank* ]]; then
   for solver in ${EDDY_SPREAD_SOLVERS:-dfsph wcsph}; do
