@@ -3,8 +3,8 @@
 # device call's `carry`): bins.tar.xz with eddy and eddy_gpu_tests, libs.tar.xz with the shared libraries
 # they link that the GPU machine's Ubuntu lacks (oneTBB, libpng, GLFW and X11, OpenVDB and its codecs; the GL
 # loaders come as Debian packages in .gl/ instead, and the C/C++ runtimes and compression libraries the
-# machine has are left out, since its own tools load them too), and meshes/ with the shared meshes, which do
-# not travel on their own. The gpu_*.sh scripts unpack it there.
+# machine has are left out, since its own tools load them too), and meshes/ and validation/ with the shared
+# meshes and measurements, which do not travel on their own. The gpu_*.sh scripts unpack it there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rm -rf .carry
@@ -17,6 +17,8 @@ done
 tar cJf .carry/libs.tar.xz -C .carry lib
 rm -rf .carry/lib
 cp ../shared/data/meshes/*.obj .carry/meshes/ 2>/dev/null || echo "no shared meshes beside the checkout"
+mkdir -p .carry/validation
+cp ../shared/data/validation/*.csv .carry/validation/ 2>/dev/null || echo "no validation data beside the checkout"
 if [ ! -d .gl ]; then  # the GL loader packages (device README): libglvnd's EGL and OpenGL for amd64
   mkdir -p .gl /tmp/amd64/partial
   o='-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64'

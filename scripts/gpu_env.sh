@@ -17,4 +17,6 @@ fi
 [ -f /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json ] &&
   export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
 [ -e ../shared/data/meshes ] || { mkdir -p ../shared/data && ln -sfn "$PWD/.carry/meshes" ../shared/data/meshes; }
+[ -e ../shared/data/validation ] || [ ! -d .carry/validation ] ||
+  { mkdir -p ../shared/data && ln -sfn "$PWD/.carry/validation" ../shared/data/validation; }
 true
