@@ -190,14 +190,15 @@ void WeaklyCompressibleSph::integrateDensity(StepContext& ctx, Real dt) {
         // force uses, renormalised for the stretching along them that the fluid's sum lost (WallContinuity)
         Real walls = 0, kept = 1;
         wall.forEachWallShare(cs, nc, xi, time, [&](int c, Vec3 g, Vec3 at) {
-          Real rate = dot(vi - colliderVelocityAt(cs[c], at, time), g);
+          Real share = dot(vi - colliderVelocityAt(cs[c], at, time), g);
           if (cs[c].kind == ShapeKind::Plane || cs[c].kind == ShapeKind::Box) {
             Real d = length(xi - at);
-            rate *= wall.lookup(continuity.normal, d);
+            share *= wall.lookup(continuity.normal, d);
             kept -= wall.lookup(continuity.along, d);
           }
-          walls += rate;
+          walls += share;
         });
+        // at a tank's corner the walls' shares overlap and could take more than the whole moment away
         Real rate =
             scale * (m * divergence + 2 * rho0 * walls) / fmaxf(kept, Real(0.25)) + m * diffusion * diffused;
         next[i] = fmaxf(ri + rate * dt, lowest);
