@@ -4,11 +4,14 @@
 units of the data (T = t sqrt(g/H), P = p / (rho g H)).
 
     python3 scripts/buchner_compare.py RUN_DIR [--label NAME] [--curve OUT.csv] [--suffix face]
+                                       [--windows NAME,...]
 
 RUN_DIR holds probes.csv with columns P1.pressure and P2.pressure (with --suffix S, P1S.pressure and
 P2S.pressure: the scene's sensor faces P1face and P2face, which scripts/buchner_reference_2d.py writes
 too). Prints a Markdown table; --curve writes the simulated curves, resampled every 0.02 in T, for plotting
-beside the measurements."""
+beside the measurements. --windows P1,P1face,wall10 prints instead, for each named probe, the mean P and the
+mean |P - P1_exp| over windows of T at P1's measured points (the scene's wall04 .. wall13 read the far wall
+below P1, at 0.04, 0.07, 0.10 and 0.13 m)."""
 import argparse
 import csv
 import os
@@ -48,8 +51,8 @@ def read_run(run_dir, sensor, name="probes.csv"):
                 continue
             curve.append((float(row["time"]) * TIME_SCALE, float(value) / (RHO * G * H)))
     if not curve:
-        print("buchner_compare: %s: no %s.pressure samples (the scene's probes are P1, P2, P1face and "
-              "P2face)" % (path, sensor), file=sys.stderr)
+        print("buchner_compare: %s: no %s.pressure samples (the scene's probes are P1, P2, P1face, "
+              "P2face and wall04 .. wall13)" % (path, sensor), file=sys.stderr)
         sys.exit(2)
     return curve
 
@@ -90,13 +93,44 @@ def measures(curve, experiment, plateau=(3.5, 5.3)):
     return t0, peak, mean_plateau, error
 
 
+WINDOWS = ((2.0, 2.5), (2.5, 2.8), (2.8, 3.2), (3.2, 3.6), (3.6, 4.4), (4.4, 5.3), (5.3, 7.4), (2.0, 5.3))
+
+
+def print_windows(run_dir, names, experiment):
+    """each probe's mean P and mean |P - P_exp| over windows of T, at the experiment's points within the run"""
+    curves = [(name, read_run(run_dir, name)) for name in names]
+    print("| P1 window T | " + " | ".join("%.1f-%.1f" % w for w in WINDOWS) + " |")
+    print("|---|" + "---:|" * len(WINDOWS))
+    rows = [("experiment", None)] + curves
+    for name, curve in rows:
+        cells = []
+        for lo, hi in WINDOWS:
+            points = [(t, p) for t, p in experiment if lo < t <= hi and (curve is None or t <= curve[-1][0])]
+            if not points:
+                cells.append("")
+                continue
+            values = [p if curve is None else at(curve, t) for t, p in points]
+            mean = sum(values) / len(values)
+            error = sum(abs(v - p) for v, (t, p) in zip(values, points)) / len(points)
+            cells.append("%.2f" % mean if curve is None else "%.2f / %.3f" % (mean, error))
+        print("| %s | %s |" % (name, " | ".join(cells)))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("run_dir")
     parser.add_argument("--label", default=None)
     parser.add_argument("--curve", default=None)
     parser.add_argument("--suffix", default="", help="compare the run's columns P1<suffix> and P2<suffix>")
+    parser.add_argument("--windows", default=None, help="probes to read window by window against P1's record")
     args = parser.parse_args()
+    if args.windows is not None:
+        names = [name for name in args.windows.split(",") if name]
+        if not names:
+            print("buchner_compare: --windows needs probe names separated by commas (P1,P1face)", file=sys.stderr)
+            sys.exit(2)
+        print_windows(args.run_dir, names, read_experiment("P1"))
+        return
     label = args.label or os.path.basename(os.path.normpath(args.run_dir))
     # every file read and checked before anything is printed or written
     experiments = {sensor: read_experiment(sensor) for sensor in ("P1", "P2")}
