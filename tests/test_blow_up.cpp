@@ -108,7 +108,8 @@ TEST(BlowUp, CliExitsWithStatusThreeAndKeepsCompleteFrames) {
   EXPECT_EQ(WEXITSTATUS(status), 3);
   std::ifstream err(out.string() + ".err");
   std::string text((std::istreambuf_iterator<char>(err)), std::istreambuf_iterator<char>());
-  EXPECT_NE(text.find("eddy: error: the simulation blew up in frame 1"), std::string::npos) << text;
+  EXPECT_NE(text.find("eddy: error: the simulation stopped in frame 1"), std::string::npos) << text;
+  EXPECT_NE(text.find("time.max_substeps = 40"), std::string::npos) << text;
   EXPECT_NE(text.find("wcsph.stiffness"), std::string::npos) << text;
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1) << text;
   // frame 0 was written whole; no temporary file is left behind
@@ -117,6 +118,42 @@ TEST(BlowUp, CliExitsWithStatusThreeAndKeepsCompleteFrames) {
     EXPECT_EQ(entry.path().string().find(".tmp"), std::string::npos) << entry.path();
   fs::remove_all(out);
   fs::remove(out.string() + ".err");
+}
+
+// time.max_substeps never stretches a substep past the stability limit silently: WCSPH at c = 150 m/s needs
+// 157 substeps a frame of the dam break at 0.04 m; with max_substeps = 40 (3.9 times the limit) the run
+// went on for 20 frames with exit 0. It stops with exit 3 in the first frame, naming time.max_substeps and
+// the substeps a frame needs, and leaves only the initial frame.
+TEST(BlowUp, MaxSubstepsBelowTheStabilityLimitStopsTheRun) {
+  namespace fs = std::filesystem;
+  fs::path out = fs::temp_directory_path() / ("eddy_substeps_" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  std::string cmd = std::string(EDDY_CLI_PATH) + " run --quiet --frames 20 --out " + out.string() +
+                    " --set solver=wcsph --set fluid.spacing=0.04 --set wcsph.speed_of_sound=150"
+                    " --set time.max_substeps=40 2> " +
+                    out.string() + ".err";
+  int status = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 3);
+  std::ifstream err(out.string() + ".err");
+  std::string text((std::istreambuf_iterator<char>(err)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("the simulation stopped in frame 1"), std::string::npos) << text;
+  EXPECT_NE(text.find("time.max_substeps = 40"), std::string::npos) << text;
+  EXPECT_NE(text.find("raise time.max_substeps to "), std::string::npos) << text;
+  EXPECT_NE(text.find("wcsph.speed_of_sound"), std::string::npos) << text;
+  EXPECT_TRUE(fs::exists(out / "particles_000000.ply"));
+  EXPECT_FALSE(fs::exists(out / "particles_000001.ply"));
+  fs::remove_all(out);
+  fs::remove(out.string() + ".err");
+}
+
+// ... while a limit the scene's substeps respect runs on: the same scene with max_substeps = 400
+TEST(BlowUp, MaxSubstepsAboveTheStabilityLimitRuns) {
+  SceneDesc scene = loadScene(
+      "", {"solver=wcsph", "fluid.spacing=0.04", "wcsph.speed_of_sound=150", "time.max_substeps=400"});
+  auto sim = createSimulation(scene, Backend::Cpu);
+  for (int f = 0; f < 2; ++f) EXPECT_NO_THROW(sim->advanceFrame());
+  EXPECT_GT(sim->substeps(), 2 * 40);
 }
 
 }  // namespace

@@ -58,15 +58,20 @@ std::string blowUpMessage(const BlowUpFacts& f, const SceneDesc& s, const HostPa
   std::string where = "the simulation blew up in frame " + std::to_string(f.frame) + ", substep " +
                       std::to_string(f.substep) + " (solver " + f.solver + ")";
   if (f.kind == BlowUpKind::SubstepTooShort) {
-    char buf[160];
+    // the substeps a frame would need at the stable substep
+    double needed = std::ceil(1.0 / (double(s.time.fps) * f.neededDt) - 1e-6);
+    char buf[320];
     std::snprintf(buf, sizeof buf,
-                  "a stable substep is %.3g s, but time.max_substeps = %d allows no shorter than %.3g s",
-                  f.neededDt, s.time.maxSubsteps, f.allowedDt);
-    return where + ": " + buf +
-           ". Likely cause: particles far faster than the CFL bound, or a stiffness too high for the frame "
-           "rate. "
-           "Change: raise time.max_substeps, or " +
-           stiffnessAdvice(s);
+                  "the simulation stopped in frame %d, substep %lld (solver %s) before passing its stability "
+                  "limit: a stable substep is %.3g s (%.0f substeps a frame), but time.max_substeps = %d "
+                  "allows no shorter than %.3g s here",
+                  f.frame, (long long)f.substep, f.solver.c_str(), f.neededDt, needed, s.time.maxSubsteps,
+                  f.allowedDt);
+    return std::string(buf) +
+           ". Likely cause: particles faster than the CFL bound allows at this frame rate, or a stiffness "
+           "too "
+           "high for it. Change: raise time.max_substeps to " +
+           std::to_string((long long)needed) + " or more, or " + stiffnessAdvice(s);
   }
   std::string who = "a particle";
   std::size_t i = f.index;

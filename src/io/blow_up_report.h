@@ -12,7 +12,7 @@ namespace eddy {
 
 enum class BlowUpKind {
   InvalidState,     // positions or velocities not finite, or particles far outside the domain
-  SubstepTooShort,  // the solver's stability limit needs far shorter substeps than time.max_substeps allows
+  SubstepTooShort,  // the solver's stability limit needs shorter substeps than time.max_substeps allows
 };
 
 struct BlowUpFacts {
@@ -22,7 +22,7 @@ struct BlowUpFacts {
   std::int64_t substep = 0;  // substeps completed before the one that failed, plus one
   Vec3 lo{}, hi{};           // the box a particle may not leave (the domain with a margin)
   double neededDt = 0;       // SubstepTooShort: the stable substep, s
-  double allowedDt = 0;      // SubstepTooShort: the shortest substep the scene allows, s
+  double allowedDt = 0;      // SubstepTooShort: the substep time.max_substeps leaves the rest of the frame, s
   // the offending particle where the check that found it knows it (its index in the particle arrays, and
   // where it was then); otherwise it is searched for in the particles
   bool known = false;

@@ -68,6 +68,8 @@ FluidSimulation::FluidSimulation(const SceneDesc& scene) : scene_(scene), surfac
   }
   keyframes_ = Buffer<ColliderKeyframe>(kDevice, frames.size());
   keyframes_.upload(frames.data(), frames.size());
+  hostKeyframes_ = frames;
+  firstKeyframe_ = firstFrame;
   std::vector<ColliderData> cs;
   std::vector<const MeshSdf*> colliderMesh(scene.colliders.size(), nullptr);
   for (std::size_t i = 0; i < scene.colliders.size(); ++i) {
@@ -195,9 +197,17 @@ std::vector<std::string> FluidSimulation::forceColumns() const {
   return c;
 }
 
+void FluidSimulation::settleQueries() {
+  if (queriesSettled_ || particles_.size() == 0) return;
+  StepContext ctx = context();
+  solver_->updateDensity(ctx);
+  queriesSettled_ = true;
+}
+
 std::vector<double> FluidSimulation::colliderForces() {
   std::vector<double> out;
   if (!hasPressure_) return out;
+  settleQueries();
   WallForceInputs in;
   in.position = particles_.vec3(attr::kPosition).data;
   in.pressure = pressures();
@@ -288,18 +298,74 @@ StepContext FluidSimulation::context() {
 }
 
 // time.adaptive, in every solver: no particle moves more than time.cfl spacings in a substep, counting
-// the speed gravity can add within the frame
-Real FluidSimulation::motionTimeStep() {
+// the speed gravity can add within the frame and the speeds the scene prescribes (prescribedSpeed)
+Real FluidSimulation::motionTimeStep(Real known) {
   Index n = particles_.size();
-  if (n == 0) return std::numeric_limits<Real>::infinity();
-  Real* s = statsScratch_.data();
-  const Vec3* v = particles_.vec3(attr::kVelocity).data;
-  Real gained = length(scene_.forces.gravity) / scene_.time.fps;
-  parallelFor(
-      n, EDDY_KERNEL(Index i) { s[i] = length(v[i]) + gained; });
-  Real vmax = prims_.max(statsScratch_.view(n), n);
+  Real vmax = known;
+  if (n > 0) {
+    Real* s = statsScratch_.data();
+    const Vec3* v = particles_.vec3(attr::kVelocity).data;
+    Real gained = length(scene_.forces.gravity) / scene_.time.fps;
+    parallelFor(
+        n, EDDY_KERNEL(Index i) { s[i] = length(v[i]) + gained; });
+    vmax = std::max(vmax, prims_.max(statsScratch_.view(n), n));
+  }
   if (!(vmax > 0)) return std::numeric_limits<Real>::infinity();
   return scene_.time.cfl * scene_.fluid.spacing / vmax;
+}
+
+// The fastest a collider's surface or a nozzle's jet moves at some time in [t0, t1], from the scene alone
+// (no read-back): a collider's centre speed plus its spin times its reach (a bound on a surface point's
+// distance from the centre: the shape's own, or the farthest corner of the domain for a plane or the
+// domain itself); every keyframe segment that overlaps the interval counts. A nozzle counts while it is
+// active and its emission window overlaps the interval. (The times compare in the scene's precision: a
+// keyframe at 0.2 s ends a segment at the frame that starts at 0.2 s.)
+Real FluidSimulation::prescribedSpeed(double t0, double t1) const {
+  const Vec3 lo = scene_.domain.min, hi = scene_.domain.max;
+  Real fastest = 0;
+  for (std::size_t c = 0; c + 1 < hostColliders_.size(); ++c) {
+    const ColliderData& d = hostColliders_[c];
+    Real reach = 0;
+    switch (d.kind) {
+      case ShapeKind::Box:
+        reach = length(d.halfExtents);
+        break;
+      case ShapeKind::Sphere:
+        reach = d.radius;
+        break;
+      case ShapeKind::Capsule:
+        reach = d.radius + d.halfHeight;
+        break;
+      case ShapeKind::Cylinder:
+        reach = std::sqrt(d.radius * d.radius + d.halfHeight * d.halfHeight);
+        break;
+      case ShapeKind::Mesh:
+        for (int k = 0; k < 8; ++k) {
+          Vec3 a = d.field.origin, b = d.field.upper();
+          reach = std::max(reach, length(Vec3{k & 1 ? b.x : a.x, k & 2 ? b.y : a.y, k & 4 ? b.z : a.z}));
+        }
+        break;
+      default:
+        for (int k = 0; k < 8; ++k)
+          reach = std::max(
+              reach, length(Vec3{k & 1 ? hi.x : lo.x, k & 2 ? hi.y : lo.y, k & 4 ? hi.z : lo.z} - d.center));
+    }
+    auto surfaceSpeed = [&](Vec3 v, Vec3 w) { return length(v) + length(w) * reach; };
+    if (d.keyframeCount == 0) {
+      fastest = std::max(fastest, surfaceSpeed(d.linearVelocity, d.angularVelocity));
+      continue;
+    }
+    const ColliderKeyframe* f = hostKeyframes_.data() + firstKeyframe_[c];
+    // segment k runs from f[k].time to f[k + 1].time; the last keyframe holds still
+    for (int k = 0; k + 1 < d.keyframeCount; ++k)
+      if (f[k].time < Real(t1) && f[k + 1].time > Real(t0))
+        fastest = std::max(fastest, surfaceSpeed(f[k].velocity, f[k].spin));
+  }
+  for (std::size_t k = 0; k < nozzles_.size(); ++k) {
+    const EmitterDesc& e = scene_.emitters[std::size_t(nozzleEmitter_[k])];
+    if (nozzleActive_[k] && e.start < Real(t1) && e.stop > Real(t0)) fastest = std::max(fastest, e.speed);
+  }
+  return fastest;
 }
 
 void FluidSimulation::stopOnBlowUp(BlowUpKind kind, double neededDt, double allowedDt) {
@@ -319,7 +385,7 @@ void FluidSimulation::stopOnBlowUp(BlowUpKind kind, double neededDt, double allo
     f.index = std::size_t(index);
   }
   HostParticles p;
-  copyParticles(p);
+  copyParticlesAsTheyAre(p);  // no density pass over a state that has blown up
   throw SimulationBlowUp(blowUpMessage(f, scene_, p));
 }
 
@@ -422,6 +488,7 @@ void FluidSimulation::overwriteParticle(std::int64_t i, Vec3 x, Vec3 v) {
   copyBytes(kDevice, particles_.vec3(attr::kPosition).data + i, Device::Host, &x, sizeof(Vec3));
   copyBytes(kDevice, particles_.vec3(attr::kVelocity).data + i, Device::Host, &v, sizeof(Vec3));
   gridOrder_ = false;
+  queriesSettled_ = false;
 }
 
 void FluidSimulation::moveCollider(std::size_t i, Vec3 center, Vec3 velocity) {
@@ -480,6 +547,7 @@ void FluidSimulation::advanceSubstep(Real dt) {
   if ((solver_->usesNeighborGrid() && grid_.invalidPositions()) || solver_->invalidState())
     stopOnBlowUp(BlowUpKind::InvalidState, 0, 0);
   timers_.endSubstep();
+  queriesSettled_ = false;
   time_ += dt;
   lastDt_ = dt;
   ++substeps_;
@@ -503,17 +571,23 @@ void FluidSimulation::advanceFrame() {
   }
   while (time_ < frameEnd - 1e-9) {
     StepContext ctx = context();
-    Real stable = solver_->stableTimeStepOf(ctx, taken >= 2 ? taken % 2 : 1);
+    // the speeds the host knows already count for this substep: those the scene prescribes from now to the
+    // longest substep on (a keyframed collider starting, a nozzle switching on), which the maxima read back
+    // from the state before cannot hold yet
+    Real known = prescribedSpeed(time_, std::min(time_ + double(fixedDt), frameEnd));
+    Real stable = solver_->stableTimeStepOf(ctx, taken >= 2 ? taken % 2 : 1, known);
     if (solver_->invalidState() || std::isnan(stable)) stopOnBlowUp(BlowUpKind::InvalidState, 0, 0);
-    // far shorter than the scene allows: forced longer substeps would only blow up
-    Real shortest = Real(1) / (t.fps * Real(t.maxSubsteps));
-    if (stable < Real(0.1) * shortest) stopOnBlowUp(BlowUpKind::SubstepTooShort, stable, shortest);
     Real dt = std::min(fixedDt, stable);
-    if (t.adaptive) dt = std::min(dt, motionTimeStep());
+    if (t.adaptive) dt = std::min(dt, motionTimeStep(known));
     double remaining = frameEnd - time_;
     // split what is left of the frame into equal substeps no longer than dt
     int left = std::max(1, int(std::ceil(remaining / dt - 1e-4)));
-    left = std::min(left, std::max(1, t.maxSubsteps - taken));
+    int allowed = std::max(1, t.maxSubsteps - taken);
+    // time.max_substeps never stretches a substep past the solver's stability limit: the run stops instead,
+    // naming the substep it would need (a hair of slack for round-off in the split)
+    if (left > allowed && Real(remaining / allowed) > stable * Real(1 + 1e-4))
+      stopOnBlowUp(BlowUpKind::SubstepTooShort, stable, remaining / allowed);
+    left = std::min(left, allowed);
     advanceSubstep(Real(remaining / left));
     if (left > 1) {  // the maxima for the substep after next
       StepContext after = context();
@@ -537,8 +611,8 @@ FrameStats FluidSimulation::stats() {
   s.heldIn = solver_->heldInCount() - heldInAtFrameStart_;
   if (n == 0) return s;
   // densities fresh at the current positions (SPH solvers sort the particles for that)
+  settleQueries();
   StepContext ctx = context();
-  solver_->updateDensity(ctx);
   const Real* masses = solver_->particleMasses(ctx).data;  // null: every particle has particleMass_
   // density errors relative to each particle's own material (the solver knows the materials)
   if (statsScratch_.size() < std::size_t(n)) statsScratch_.resize(kDevice, particles_.capacity());
@@ -574,6 +648,11 @@ void FluidSimulation::copyPositions(Vec3* out) {
 }
 
 void FluidSimulation::copyParticles(HostParticles& out) {
+  settleQueries();
+  copyParticlesAsTheyAre(out);
+}
+
+void FluidSimulation::copyParticlesAsTheyAre(HostParticles& out) {
   Index n = particles_.size();
   out.position.resize(n);
   out.velocity.resize(n);
@@ -653,6 +732,7 @@ void FluidSimulation::restoreState(const SimulationState& s) {
   particles_.restore(Index(s.particles), s.nextId);
   for (const AttributeState* a : saved) particles_.upload(a->name, a->bytes);
   gridOrder_ = false;
+  queriesSettled_ = false;
   for (std::size_t k = 0; k < nozzles_.size(); ++k) nozzles_[k].restore(s.nozzles[k]);
   frame_ = s.frame;
   time_ = s.time;

@@ -81,8 +81,10 @@ class FluidSimulation final : public Simulation {
   std::vector<std::string> forceColumns() const override;
   std::vector<double> colliderForces() override;
 
-  // the substep time.adaptive allows (public: CUDA lambdas cannot live in private members)
-  Real motionTimeStep();
+  // the substep time.adaptive allows, counting `known` (prescribedSpeed) among the particles' speeds
+  // (public: CUDA lambdas cannot live in private members)
+  Real motionTimeStep(Real known);
+  Real prescribedSpeed(double t0, double t1) const;
 
  private:
   // throws SimulationBlowUp with the message of src/io/blow_up_report.h
@@ -90,6 +92,11 @@ class FluidSimulation final : public Simulation {
   StepContext context();
   // the solver's pressures into pressure_; null where it has none
   const Real* pressures();
+  // Between substeps every query (statistics, particles, wall forces) reads one state: the density at the
+  // current positions, made once after a substep (the SPH solvers sort the particles for it, which moves
+  // what a query made before it would have read), then left alone until the next substep.
+  void settleQueries();
+  void copyParticlesAsTheyAre(HostParticles& out);
   void sampleProbes();
   void emit(Real dt);
   void checkMemory(std::int64_t particles) const;
@@ -113,9 +120,11 @@ class FluidSimulation final : public Simulation {
   Primitives prims_;
   PhaseTimers timers_;
   Buffer<ColliderData> colliders_;
-  std::vector<ColliderData> hostColliders_;       // colliders_ as uploaded (moveCollider edits one)
-  Buffer<ColliderData> barriers_;                 // the obstacles thinner than h, for the neighbour search
-  Buffer<ColliderKeyframe> keyframes_;            // the keyframed colliders' poses, read by colliders_
+  std::vector<ColliderData> hostColliders_;      // colliders_ as uploaded (moveCollider edits one)
+  Buffer<ColliderData> barriers_;                // the obstacles thinner than h, for the neighbour search
+  Buffer<ColliderKeyframe> keyframes_;           // the keyframed colliders' poses, read by colliders_
+  std::vector<ColliderKeyframe> hostKeyframes_;  // the same on the host, each collider's from firstKeyframe_
+  std::vector<std::size_t> firstKeyframe_;
   std::vector<std::unique_ptr<MeshSdf>> meshes_;  // the fields the mesh colliders read
   Buffer<Real> statsScratch_;              // per-particle values (density errors, the adaptive substep)
   ChunkedReduction<FrameSums> frameSums_;  // the statistics' one-pass reduction
@@ -131,6 +140,7 @@ class FluidSimulation final : public Simulation {
   // the particles are in the order of grid_'s neighbour lists (after a substep of a solver with lists,
   // until a state is restored or a particle overwritten)
   bool gridOrder_ = false;
+  bool queriesSettled_ = false;  // settleQueries has run since the last substep
   SphKernels kernels_;
   WallKernel wall_;
   Buffer<Real> wallOverlaps_;  // the tables of walls meeting at edges and corners (WallKernel::overlaps)

@@ -54,12 +54,15 @@ class Solver {
   // largest stable substep for the current state (infinity where the solver has no limit), in two halves
   // so that the host need not drain the GPU for it: launchStableTimeStep queues the maxima it needs into
   // one of two slots (0, 1), stableTimeStepOf reads a slot back (waiting only for the work queued before
-  // its launch) and gives the substep they allow
+  // its launch) and gives the substep they allow, taking the fastest particle to move at least
+  // `knownSpeed` (what the scene prescribes for the coming substep: colliders, nozzles)
   virtual void launchStableTimeStep(StepContext& ctx, int slot) {}
-  virtual Real stableTimeStepOf(StepContext& ctx, int slot) { return std::numeric_limits<Real>::infinity(); }
-  Real stableTimeStep(StepContext& ctx) {
+  virtual Real stableTimeStepOf(StepContext& ctx, int slot, Real knownSpeed) {
+    return std::numeric_limits<Real>::infinity();
+  }
+  Real stableTimeStep(StepContext& ctx, Real knownSpeed = 0) {
     launchStableTimeStep(ctx, 0);
-    return stableTimeStepOf(ctx, 0);
+    return stableTimeStepOf(ctx, 0, knownSpeed);
   }
   virtual void step(StepContext& ctx, Real dt) = 0;
 

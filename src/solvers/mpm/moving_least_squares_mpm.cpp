@@ -185,14 +185,17 @@ void MovingLeastSquaresMpm::findFastestNode() {
       grid_.nodeCount(), EDDY_KERNEL(Index k) { atomicMaxU32(node, speedBits(length(xyz(nodes[k])))); });
 }
 
-Real MovingLeastSquaresMpm::stableTimeStepOf(StepContext& ctx, int slot) {
-  if (noParticles_[slot]) return Solver::stableTimeStepOf(ctx, slot);
+Real MovingLeastSquaresMpm::stableTimeStepOf(StepContext& ctx, int slot, Real knownSpeed) {
+  Real dx = grid_.view().dx;
+  if (noParticles_[slot])
+    return knownSpeed > 0 ? std::min(settings_.cfl * dx / knownSpeed, viscousDt_)
+                          : Solver::stableTimeStepOf(ctx, slot, knownSpeed);
   Real speed[3];
   __builtin_memcpy(speed, fastest_.read(slot), sizeof speed);
   // a NaN's bits exceed every finite speed's, so a non-finite velocity surfaces in these maxima
   invalid_ = !(std::isfinite(speed[0]) && std::isfinite(speed[1]) && std::isfinite(speed[2]));
-  // CFL on the fastest motion, of the particles or of the grid, plus the fastest sound
-  Real dt = settings_.cfl * grid_.view().dx / (std::max(speed[0], speed[2]) + speed[1]);
+  // CFL on the fastest motion, of the particles, of the grid or prescribed, plus the fastest sound
+  Real dt = settings_.cfl * dx / (std::max({speed[0], speed[2], knownSpeed}) + speed[1]);
   return std::min(dt, viscousDt_);
 }
 

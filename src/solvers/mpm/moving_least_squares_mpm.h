@@ -70,7 +70,7 @@ class MovingLeastSquaresMpm final : public Solver {
   void setup(StepContext& ctx) override;
   void launchStableTimeStep(StepContext& ctx, int slot) override;
   void findFastestNode();
-  Real stableTimeStepOf(StepContext& ctx, int slot) override;
+  Real stableTimeStepOf(StepContext& ctx, int slot, Real knownSpeed) override;
   void step(StepContext& ctx, Real dt) override;
   void initializeParticles(StepContext& ctx, Index first, Index count, int emitterIndex) override;
   // rho = rho0 / J

@@ -74,6 +74,9 @@ void WeaklyCompressibleSph::updateDensity(StepContext& ctx) {
 // the gradient the last substep's walls saw (none before the first substep: no lists yet)
 WallTerms WeaklyCompressibleSph::wallTerms(StepContext& ctx) {
   if (!stepped_) return {};
+  // from the state now, in the particles' order now: the packed values of the last substep are scratch, and
+  // the statistics may have sorted the particles since (the summed density sorts them)
+  packNeighborValues(ctx, ctx.particles.real(attr::kDensity).data);
   wallPressureGradient(ctx);
   return {ctx.particles.vec3(attr_wcsph::kAcceleration).data, lateral_, false};
 }
@@ -90,9 +93,10 @@ void WeaklyCompressibleSph::launchStableTimeStep(StepContext& ctx, int slot) {
   launchFastestSpeed(ctx, fastest_, slot);
 }
 
-Real WeaklyCompressibleSph::stableTimeStepOf(StepContext& ctx, int slot) {
+Real WeaklyCompressibleSph::stableTimeStepOf(StepContext& ctx, int slot, Real knownSpeed) {
   Real vmax = fastestSpeedOf(fastest_, slot);
   invalid_ = !std::isfinite(vmax);
+  vmax = std::fmax(vmax, knownSpeed);
   Real c = soundSpeed();
   // Monaghan's conditions are written for the smoothing length ell, half the kernel support
   Real ell = ctx.kernels.smoothingLength();
@@ -126,18 +130,21 @@ void WeaklyCompressibleSph::densityAndPressure(StepContext& ctx, Real dt) {
     integrateDensity(ctx, dt);
   else
     computeDensity(ctx, asConst(xv), p.real(attr::kDensity), ctx.time);
-  const Vec3* x = xv.data;
-  const Vec3* v = p.vec3(attr::kVelocity).data;
-  const Real* rho = p.real(attr::kDensity).data;
   // the integrated density's new value comes through a scratch array: its pass read the old ones
-  const Real* next = continuity() ? p.real(attr_wcsph::kNextDensity).data : nullptr;
+  packNeighborValues(ctx, continuity() ? p.real(attr_wcsph::kNextDensity).data : p.real(attr::kDensity).data);
+}
+
+// what the force pass reads of a neighbour, packed into two 16-byte loads: x and p / rho^2, v and rho
+void WeaklyCompressibleSph::packNeighborValues(StepContext& ctx, const Real* rho) {
+  ParticleSet& p = ctx.particles;
+  const Vec3* x = p.vec3(attr::kPosition).data;
+  const Vec3* v = p.vec3(attr::kVelocity).data;
   Vec4* xp = p.vec4(attr_wcsph::kPositionPressure).data;
   Vec4* vr = p.vec4(attr_wcsph::kVelocityDensity).data;
   EquationOfState eos = equationOfState(ctx);
-  // what the force pass reads of a neighbour, packed into two 16-byte loads
   parallelFor(
       p.size(), EDDY_KERNEL(Index i) {
-        Real ri = next ? next[i] : rho[i];
+        Real ri = rho[i];
         xp[i] = withW(x[i], eos.pressure(ri) / (ri * ri));
         vr[i] = withW(v[i], ri);
       });

@@ -19,9 +19,10 @@
 // fluid at rest is left alone, and eta = 0.1 ell. The colliders, fluid at rest, add 2 rho0 (v_i - v_wall) .
 // A_i, A_i the wall kernel's integral of grad W beyond the walls, the same integral their pressure force uses
 // (a density share from the poly6 wall table instead, with the force from the spiky one, fed energy into a
-// fluid at rest); beside flat walls that term and the fluid's sum are renormalised so that the rate is exact
-// for any linear flow the walls let through, stretching along them included (WallContinuity in
-// solvers/wall_kernel.h, after Ferrand et al. 2013). Particles start at the rest density.
+// fluid at rest); beside flat walls that term and the fluid's sum are renormalised for the stretching along
+// them (WallContinuity in solvers/wall_kernel.h, after Ferrand et al. 2013): on the rest lattice the layers
+// beside a wall get the exact rate of a linear flow the wall lets through; off it, an approximate one.
+// Particles start at the rest density.
 //
 // Every kernel gradient (pressure force, divergence, walls) is scaled by 1 / kappa, kappa the spiky
 // gradient of a linear field summed over the rest lattice as a share of the exact one (0.87 at a support of
@@ -68,7 +69,7 @@ class WeaklyCompressibleSph final : public Solver {
   const char* name() const override { return "wcsph"; }
   void setup(StepContext& ctx) override;
   void launchStableTimeStep(StepContext& ctx, int slot) override;
-  Real stableTimeStepOf(StepContext& ctx, int slot) override;
+  Real stableTimeStepOf(StepContext& ctx, int slot, Real knownSpeed) override;
   bool invalidState() const override { return invalid_; }
   void step(StepContext& ctx, Real dt) override;
   void initializeParticles(StepContext& ctx, Index first, Index count, int emitterIndex) override;
@@ -85,6 +86,7 @@ class WeaklyCompressibleSph final : public Solver {
   bool narrowNeighborLists() const override { return true; }
 
   void densityAndPressure(StepContext& ctx, Real dt);
+  void packNeighborValues(StepContext& ctx, const Real* density);
   void forces(StepContext& ctx);
   void wallPressureGradient(StepContext& ctx);
   void integrate(StepContext& ctx, Real dt);
