@@ -93,6 +93,21 @@ inline Real latticeGradientScale(const SphKernels& k, Real spacing) {
   return Real(weight / gradient);
 }
 
+// the neighbours of a particle inside the fluid's cubic rest lattice: the lattice points strictly within
+// the support (26 at a support of two spacings, 18 at 1.5)
+inline int latticeNeighborCount(const SphKernels& k, Real spacing) {
+  int reach = int(std::ceil(k.h / spacing));
+  int count = 0;
+  for (int z = -reach; z <= reach; ++z)
+    for (int y = -reach; y <= reach; ++y)
+      for (int x = -reach; x <= reach; ++x) {
+        Vec3 d = Vec3{Real(x), Real(y), Real(z)} * spacing;
+        Real r2 = dot(d, d);
+        if (r2 > 0 && r2 < k.h * k.h) ++count;
+      }
+  return count;
+}
+
 // Queues the fastest particle speed into `slot` of `fastest` (the CFL limits of WCSPH and DFSPH); a
 // velocity that is not finite becomes an infinite speed, which the maximum keeps
 inline void launchFastestSpeed(const StepContext& ctx, AsyncReadback& fastest, int slot) {

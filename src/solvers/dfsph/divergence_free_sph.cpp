@@ -11,6 +11,8 @@ void DivergenceFreeSph::setup(StepContext& ctx) {
   const SphKernels& k = ctx.kernels;
   Real spacing = ctx.scene.fluid.spacing;
   gradientScale_ = latticeGradientScale(k, spacing);
+  latticeNeighbors_ = Real(latticeNeighborCount(k, spacing));
+  divergenceNeighbors_ = kDivergenceNeighborhood * latticeNeighbors_;
   lateral_ = WallMoments::make(k, spacing, ctx.particleMass);
   ParticleSet& p = ctx.particles;
   p.addAttribute(attr_dfsph::kDensityKappa, 1);
@@ -19,6 +21,7 @@ void DivergenceFreeSph::setup(StepContext& ctx) {
   p.addAttribute(attr_dfsph::kPositionStep, 4, false);
   p.addAttribute(attr_dfsph::kError, 1, false);
   p.addAttribute(attr_dfsph::kSmoothing, 3, false);
+  p.addAttribute(attr_dfsph::kDivergenceMember, 1, false);
   p.addAttribute(attr_dfsph::kCorrection, 6, false);
   // persistent: the wall forces read it between frames, after the statistics have sorted the particles
   p.addAttribute(attr_dfsph::kKappaGradient, 3);
@@ -34,9 +37,10 @@ void DivergenceFreeSph::launchStableTimeStep(StepContext& ctx, int slot) {
   launchFastestSpeed(ctx, fastest_, slot);
 }
 
-Real DivergenceFreeSph::stableTimeStepOf(StepContext& ctx, int slot) {
+Real DivergenceFreeSph::stableTimeStepOf(StepContext& ctx, int slot, Real knownSpeed) {
   Real vmax = fastestSpeedOf(fastest_, slot);
   invalid_ = !std::isfinite(vmax);
+  vmax = std::fmax(vmax, knownSpeed);
   // (v_max + |g| dt) dt = cfl spacing: what the fastest particle may reach within the substep counts too, so
   // that a fluid starting at rest does not take a first substep limited by nothing
   Real spacing = ctx.scene.fluid.spacing;
@@ -70,35 +74,36 @@ void DivergenceFreeSph::step(StepContext& ctx, Real dt) {
       ctx, attr::kPosition, ctx.time, [] {}, [&] { densityAndFactor(ctx); });
   Profile& profile = ctx.timers.profile();
   if (settings_.divergenceSolve) profile.divergenceIterations += solve<true>(ctx, dt);
+  viscosity(ctx);
   nonPressureForces(ctx, dt);
   profile.densityIterations += solve<false>(ctx, dt);
   advance(ctx, dt);
 }
 
-// rho_i = m sum_j W(r_ij) + rho0 F(d) (poly6, as the other solvers), the factor alpha_i and the XSPH change
+// rho_i = m sum_j W(r_ij) + rho0 F(d) (poly6, as the other solvers), the factor alpha_i and whether the
+// divergence solve takes particle i in
 void DivergenceFreeSph::densityAndFactor(StepContext& ctx) {
   ctx.timers.mark(Phase::Density);
   ParticleSet& p = ctx.particles;
   const Vec3* x = p.vec3(attr::kPosition).data;
-  const Vec3* v = p.vec3(attr::kVelocity).data;
   Real* rho = p.real(attr::kDensity).data;
   Real* factor = p.real(attr_dfsph::kFactor).data;
-  Vec3* smoothing = p.vec3(attr_dfsph::kSmoothing).data;
+  Real* member = p.real(attr_dfsph::kDivergenceMember).data;
   SymmetricMatrix* correction = p.array<SymmetricMatrix>(attr_dfsph::kCorrection).data;
   NeighborView nb = ctx.grid.neighbors();
   SphKernels k = ctx.kernels;
   Real m = ctx.particleMass, rho0 = ctx.scene.fluid.restDensity;
   Real scale2 = gradientScale_ * gradientScale_;
-  Real xsph = settings_.xsph * m / rho0;
+  Real fullNeighborhood = latticeNeighbors_, fewest = divergenceNeighbors_;
   WallKernel wall = ctx.wall;
   const ColliderData* cs = ctx.colliders.data;
   int nc = int(ctx.colliders.size);
   Real time = ctx.time;
   parallelFor(
       p.size(), EDDY_KERNEL(Index i) {
-        Vec3 xi = x[i], vi = v[i];
+        Vec3 xi = x[i];
         Real sum = 0, squares = 0;
-        Vec3 a{}, blend{};
+        Vec3 a{};
         SymmetricMatrix l{};
         // four neighbours' loads in flight on the GPU (0.20 -> 0.15 ms at 1M on an H200; the solves' passes
         // gained nothing unrolled)
@@ -109,7 +114,6 @@ void DivergenceFreeSph::densityAndFactor(StepContext& ctx) {
           sum += k.poly6(r2);
           a += g;
           squares += dot(g, g);
-          blend += (v[j] - vi) * k.poly6(r2);
           addCorrectionTerm(l, d, r2, g);
         });
         Real beyond = 0;
@@ -123,13 +127,34 @@ void DivergenceFreeSph::densityAndFactor(StepContext& ctx) {
         rho[i] = m * (sum + k.poly6(0)) + rho0 * beyond;
         // a particle alone (no neighbour, no wall) has no pressure to solve for
         factor[i] = denominator > Real(1e-30) * rho0 * rho0 ? 1 / denominator : Real(0);
-        smoothing[i] = blend * xsph;
+        // the walls' share of the kernel mass stands for the neighbours beyond them
+        member[i] = Real(nb.count(i)) + beyond * fullNeighborhood >= fewest ? Real(1) : Real(0);
         correction[i] = inverseOrZero(l);
       });
 }
 
-// XSPH, gravity and drag, and the hydrostatic step of the walls' mirror pressure (which does not depend on
-// kappa)
+// XSPH (the viscosity) of the velocities as they are: after the divergence solve, as Bender & Koschier's
+// non-pressure forces come after the divergence solve of the step before; nonPressureForces applies it
+void DivergenceFreeSph::viscosity(StepContext& ctx) {
+  if (!(settings_.xsph > 0)) return;
+  ctx.timers.mark(Phase::ViscosityVorticity);
+  ParticleSet& p = ctx.particles;
+  const Vec3* x = p.vec3(attr::kPosition).data;
+  const Vec3* v = p.vec3(attr::kVelocity).data;
+  Vec3* smoothing = p.vec3(attr_dfsph::kSmoothing).data;
+  NeighborView nb = ctx.grid.neighbors();
+  SphKernels k = ctx.kernels;
+  Real xsph = settings_.xsph * ctx.particleMass / ctx.scene.fluid.restDensity;
+  parallelFor(
+      p.size(), EDDY_KERNEL(Index i) {
+        Vec3 xi = x[i], vi = v[i], blend{};
+        nb.forEach(i, [&](Index j) { blend += (v[j] - vi) * k.poly6(lengthSquared(xi - x[j])); });
+        smoothing[i] = blend * xsph;
+      });
+}
+
+// the XSPH change (viscosity), gravity and drag, and the hydrostatic step of the walls' mirror pressure
+// (which does not depend on kappa)
 void DivergenceFreeSph::nonPressureForces(StepContext& ctx, Real dt) {
   ctx.timers.mark(Phase::Integration);
   ParticleSet& p = ctx.particles;
@@ -137,6 +162,7 @@ void DivergenceFreeSph::nonPressureForces(StepContext& ctx, Real dt) {
   Vec3* v = p.vec3(attr::kVelocity).data;
   const Real* rho = p.real(attr::kDensity).data;
   const Vec3* smoothing = p.vec3(attr_dfsph::kSmoothing).data;
+  bool withXsph = settings_.xsph > 0;
   ForcesDesc body = ctx.scene.forces;
   WallKernel wall = ctx.wall;
   const ColliderData* cs = ctx.colliders.data;
@@ -147,7 +173,7 @@ void DivergenceFreeSph::nonPressureForces(StepContext& ctx, Real dt) {
   Vec3 hydrostatic = body.gravity * (2 * rho0);
   parallelFor(
       p.size(), EDDY_KERNEL(Index i) {
-        Vec3 vi = v[i] + smoothing[i];
+        Vec3 vi = withXsph ? v[i] + smoothing[i] : v[i];
         Real ri = rho[i] > 0 ? rho[i] : rho0;
         Vec3 a = bodyAcceleration(body, vi) +
                  wallPressureAcceleration(wall, cs, nc, x[i], time, 0, hydrostatic / (ri * ri), true) * gWall;
@@ -230,7 +256,7 @@ void DivergenceFreeSph::stiffnessPass(StepContext& ctx, Real dt, const std::uint
   Vec4* step = p.vec4(attr_dfsph::kPositionStep).data;
   Real* error = p.real(attr_dfsph::kError).data;
   Real* total = p.real(Divergence ? attr_dfsph::kDivergenceKappa : attr_dfsph::kDensityKappa).data;
-  NeighborView nb = ctx.grid.neighbors();
+  const Real* member = p.real(attr_dfsph::kDivergenceMember).data;
   DensityRate rates = densityRate(ctx);
   Real rho0 = ctx.scene.fluid.restDensity;
   Real carried = warmStartShare<Divergence>();
@@ -246,7 +272,7 @@ void DivergenceFreeSph::stiffnessPass(StepContext& ctx, Real dt, const std::uint
           step[i] = withW(xi, kappa);
           total[i] = kappa;
         } else if (Divergence) {
-          Real r = nb.count(i) >= kDivergenceNeighbors ? fmaxf(rate, Real(0)) : Real(0);
+          Real r = member[i] > 0 ? fmaxf(rate, Real(0)) : Real(0);
           step[i] = withW(xi, r * factor[i] / dt);
           error[i] = r * dt / rho0;
         } else {
@@ -269,16 +295,18 @@ void DivergenceFreeSph::velocityPass(StepContext& ctx, Real dt, bool warmStart, 
   Vec3* totalGradient = p.vec3(attr_dfsph::kKappaGradient).data;
   PressureAcceleration pressure = pressureAcceleration(ctx, alongWalls);
   bool accumulate = !warmStart;
-  // the gradient of both solves' kappa, as the pressure is: from the first warm start of the substep
+  // the gradient of both solves' kappa, as the pressure is: from the first warm start of the substep; it
+  // sums only the kappa whose push along the walls the fluid received (the wall forces read it), so a pass
+  // without that push (conjugate gradients' correction) leaves it as it is
   bool restart = warmStart && (Divergence || !settings_.divergenceSolve);
   parallelFor(
       p.size(), EDDY_KERNEL(Index i) {
         if (stop && *stop) return;
-        Vec3 gradient;
-        Vec3 a = pressure.at(i, step, gradient);
+        Vec3 gradient{};
+        Vec3 a = alongWalls ? pressure.at<true>(i, step, gradient) : pressure.at<false>(i, step, gradient);
         v[i] += a * dt;
         if (accumulate) total[i] += step[i].w;
-        totalGradient[i] = restart ? gradient : totalGradient[i] + gradient;
+        if (alongWalls) totalGradient[i] = restart ? gradient : totalGradient[i] + gradient;
       });
 }
 

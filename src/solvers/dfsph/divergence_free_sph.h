@@ -9,13 +9,15 @@
 // D_i, where dt^2 kappa_i D_i is the density change its own pressure makes (the paper's Eq. 8, with the
 // colliders below), so a solve needs no matrix. They start from half the stiffness of the previous substep
 // where the particle is compressed (warm start, section 4.3 of the 2017 paper, as SPlisHSPlasH does), and
-// stop at a mean error: the compression max(0, rho*_i / rho0 - 1), and dt max(0, d rho_i / dt) / rho0
-// (only compression is corrected; particles with fewer than 20 neighbours, at the free surface, are left
-// out of the divergence solve, as in SPlisHSPlasH). The divergence solve always iterates so; the
+// stop once the mean error over all particles (those left out of a solve count as 0) is within the
+// tolerance: the compression max(0, rho*_i / rho0 - 1), and dt max(0, d rho_i / dt) / rho0 (only
+// compression is corrected; particles with a thin neighbourhood, at the free surface, are left out of the
+// divergence solve, as in SPlisHSPlasH; see below). The divergence solve always iterates so; the
 // constant-density solve by default runs conjugate gradients with the same operator and alpha_i as the
 // preconditioner (dfsph/conjugate_gradient.cpp, the operator in dfsph/pressure_operator.h), which deep water
-// needs. The substep follows a CFL condition on the velocity alone, dt <= cfl spacing / v_max (the paper's
-// 0.4 particle diameters).
+// needs. The substep follows a CFL condition on the velocity (the paper's 0.4 particle diameters), counting
+// what gravity adds within it, (v_max + |g| dt) dt <= cfl spacing, and keeps g dt^2 <= 0.01 spacing
+// (stableTimeStepOf says why); no speed of sound.
 //
 // The density is the poly6 sum of the other solvers; its rate and the pressure force use the spiky
 // gradient, scaled by the lattice gradient correction WCSPH uses (solvers/fluid_common.h), so that the
@@ -38,8 +40,15 @@
 // carried part of the vertical pressure gradient; without this term the layers along the walls of a tank at
 // rest slid down, since the solves hold the density but nothing resists a shear.
 //
-// Viscosity is XSPH (Schechter & Bridson 2012's form, as PBF), applied with gravity before the
-// constant-density solve.
+// Viscosity is XSPH (Schechter & Bridson 2012's form, as PBF), taken from the velocities the divergence
+// solve left and applied with gravity before the constant-density solve: the non-pressure forces of Bender
+// & Koschier's loop, which come after the divergence solve of the step before (an XSPH change taken from the
+// velocities before the divergence solve put back part of the divergence it had removed).
+//
+// The divergence solve leaves out the particles whose neighbourhood is thin (the free surface, as
+// SPlisHSPlasH does): fewer than 20/26 of a full one, counting a wall's share of the kernel mass as the
+// neighbours beyond it, so that the layer beside a wall is solved for, and scaled to the support, so that
+// the solve acts at any fluid.support_ratio (at 1.5 a particle inside the lattice has 18 neighbours).
 #pragma once
 
 #include "backend/async_readback.h"
@@ -55,8 +64,10 @@ constexpr const char* kDivergenceKappa = "dfsph_divergence_kappa";
 constexpr const char* kFactor = "dfsph_factor";  // alpha = 1 / D
 // the position and this iteration's kappa, packed so that the velocity pass reads a neighbour in one load
 constexpr const char* kPositionStep = "dfsph_position_step";
-constexpr const char* kError = "dfsph_error";                     // this iteration's error, for the mean
-constexpr const char* kSmoothing = "dfsph_xsph";                  // the XSPH velocity change
+constexpr const char* kError = "dfsph_error";     // this iteration's error, for the mean
+constexpr const char* kSmoothing = "dfsph_xsph";  // the XSPH velocity change
+// 1 where the particle's neighbourhood is full enough for the divergence solve, else 0
+constexpr const char* kDivergenceMember = "dfsph_divergence_member";
 constexpr const char* kCorrection = "dfsph_gradient_correction";  // L^-1 (SymmetricMatrix)
 // the gradient of both solves' kappa, as the pressure is (its mirror's variation along the walls)
 constexpr const char* kKappaGradient = "dfsph_density_kappa_gradient";
@@ -71,15 +82,17 @@ constexpr const char* kBestSolution = "dfsph_cg_best_solution";  // x where the 
 
 class DivergenceFreeSph final : public Solver {
  public:
-  // particles with fewer neighbours than this are left out of the divergence solve (SPlisHSPlasH's value)
-  static constexpr int kDivergenceNeighbors = 20;
+  // SPlisHSPlasH leaves particles with fewer than 20 neighbours out of the divergence solve, at a support of
+  // two spacings, where a particle inside the cubic lattice has 26: this share of a full neighbourhood
+  // (divergenceNeighbors_ scales it to the scene's support)
+  static constexpr Real kDivergenceNeighborhood = Real(20) / Real(26);
   // the substep keeps g dt^2 within this share of a spacing (stableTimeStepOf)
   static constexpr Real kGravityReach = Real(0.01);
   explicit DivergenceFreeSph(const SceneDesc& scene) : settings_(scene.dfsph) {}
   const char* name() const override { return "dfsph"; }
   void setup(StepContext& ctx) override;
   void launchStableTimeStep(StepContext& ctx, int slot) override;
-  Real stableTimeStepOf(StepContext& ctx, int slot) override;
+  Real stableTimeStepOf(StepContext& ctx, int slot, Real knownSpeed) override;
   bool invalidState() const override { return invalid_; }
   void step(StepContext& ctx, Real dt) override;
   bool pressures(StepContext& ctx, Real* out) override;
@@ -91,6 +104,7 @@ class DivergenceFreeSph final : public Solver {
 
   // stages of one substep, in order (public so that CUDA lambdas may live in them)
   void densityAndFactor(StepContext& ctx);
+  void viscosity(StepContext& ctx);
   void nonPressureForces(StepContext& ctx, Real dt);
   // one of the two solves; returns the iterations it ran
   template <bool Divergence>
@@ -125,6 +139,9 @@ class DivergenceFreeSph final : public Solver {
 
   DfsphSettings settings_;
   Real gradientScale_ = 1;  // see latticeGradientScale
+  // a particle inside the rest lattice: its neighbours, and the least (neighbours plus the walls' share of
+  // them) the divergence solve takes in (kDivergenceNeighborhood)
+  Real latticeNeighbors_ = 0, divergenceNeighbors_ = 0;
   WallMoments lateral_;
   bool invalid_ = false;   // the last speed maximum was not finite
   AsyncReadback fastest_;  // the fastest particle's speed (as bits), per slot
