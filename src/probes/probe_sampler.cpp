@@ -10,6 +10,11 @@ namespace {
 constexpr int kPointValues = 5;       // pressure, density, vx, vy, vz (pressure left out where there is none)
 constexpr int kMaxPerLaunch = 64;     // probes one sample() launch covers (a bit mask)
 constexpr int kMostFaceSamples = 33;  // along one axis of a probe's face
+// the least share of a gauge sample's kernel taken to lie on the fluid's side of the walls. Inside the domain
+// the wall kernel leaves at least 0.15 (on a corner of the box, 0.85 beyond its three walls), so this only
+// keeps the divisor from vanishing where colliders crowd a point, and a stray particle there from reading
+// as water by more than ten times its fraction
+constexpr Real kLeastFluidShare = Real(0.1);
 }  // namespace
 
 ProbeSampler::ProbeSampler(const SceneDesc& scene, bool withPressure, int maxRows)
@@ -113,6 +118,10 @@ void ProbeSampler::sample(double time, const ProbeInputs& in) {
   const Real* pressure = in.pressure;
   SphKernels k = in.kernels;
   Real m = in.mass, h2 = in.kernels.h * in.kernels.h;
+  WallKernel wall = in.wall;
+  const ColliderData* cs = in.colliders.data;
+  int nc = int(in.colliders.size);
+  Real t = in.time;
   Vec3 up = up_;
   Real step = sampleStep_;
   for (std::size_t from = 0; from < host_.size(); from += kMaxPerLaunch) {
@@ -128,7 +137,8 @@ void ProbeSampler::sample(double time, const ProbeInputs& in) {
         gaugeSamples = host_[q].firstSample + host_[q].samples - firstGaugeSample;
       }
     int first = int(from);
-    // the fraction sum_j W V_j at every sample of the due gauges' lines
+    // the fraction sum_j W V_j at every sample of the due gauges' lines, over the share of the kernel on the
+    // fluid's side of the walls
     if (gaugeSamples > 0) {
       int base = firstGaugeSample;
       parallelFor(
@@ -149,7 +159,13 @@ void ProbeSampler::sample(double time, const ProbeInputs& in) {
                 if (r2 < h2) sum += k.poly6(r2) * (m / rho[j]);
               }
             });
-            colour[at] = sum;
+            // beside a wall the kernel's share beyond it (rho0 times it is what the wall adds to a particle's
+            // density, computeDensity in solvers/fluid_common.h) holds no particles, so that water at rest
+            // there read about 1/2 and a gauge on a wall read dry; a dry sample stays 0 (its sum is 0)
+            Real beyond = 0;
+            Vec3 unused{};
+            wall.accumulate(cs, nc, point, t, beyond, unused);
+            colour[at] = sum / fmaxf(1 - beyond, kLeastFluidShare);
           });
     }
     bool withPressure = pressure != nullptr;

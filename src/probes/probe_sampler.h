@@ -7,10 +7,18 @@
 // apart across the face (33 a side at most) and reports their mean pressure, a dry sample counting as 0
 // (gauge pressure of air), and the mean density and velocity of the wet samples. A gauge reads the
 // free-surface elevation on the vertical line (against gravity) through its position: the highest point of
-// the line where the kernel-weighted fluid fraction sum_j W V_j is at least 1/2, interpolated between
-// samples a quarter spacing apart; a dry gauge reads the bottom of the domain. (The same measures as
-// DualSPHysics' gauges: J.M. Domínguez et al., "DualSPHysics: from fluid dynamics to multiphysics
-// problems", Comp. Part. Mech. 9, 2022.)
+// the line where the kernel-weighted fluid fraction
+//   c(x) = sum_j W(x - x_j) V_j / (1 - B(x))
+// is at least 1/2, interpolated between samples a quarter spacing apart; a dry gauge reads the bottom of the
+// domain. B(x) is the share of the kernel beyond the walls (the colliders and the domain's box, as the
+// solvers' wall kernel gives it for their density: solvers/wall_kernel.h), where no particle can be: 0.49 on
+// a wall, 0.73 on an edge and 0.85 in a corner of the box, so that without the division water at rest
+// read about 1/2 on a wall and a gauge there read dry. A sample with no particle within h reads 0 whatever
+// B, so a dry floor or wall still reads dry. (The elevation at c = 1/2 is DualSPHysics' gauge: J.M.
+// Domínguez et al., "DualSPHysics: from fluid dynamics to multiphysics problems", Comp. Part. Mech. 9, 2022;
+// the division by the kernel's share inside the fluid domain is the renormalisation of the semi-analytical
+// walls, Ferrand et al. 2013, "Unified semi-analytical wall boundary conditions for inviscid, laminar or
+// turbulent flows in the meshless SPH method", Int. J. Numer. Meth. Fluids 71.)
 //
 // Samples are taken after the substep that reaches each probe's due time and kept on the device; the host
 // reads a frame's samples in one copy at the end of the frame.
@@ -22,9 +30,11 @@
 #include <vector>
 
 #include "backend/parallel.h"
+#include "colliders/collider.h"
 #include "core/sph_kernels.h"
 #include "neighbors/neighbor_grid.h"
 #include "sim/particle_set.h"
+#include "solvers/wall_kernel.h"
 
 namespace eddy::EDDY_NS {
 
@@ -37,6 +47,11 @@ struct ProbeInputs {
   const Real* pressure = nullptr;  // null: the solver has none (no pressure columns)
   SphKernels kernels;
   Real mass = 0;
+  // the walls, as the solvers' density sees them (the colliders at `time`, the domain's box last): a gauge
+  // divides its fluid fraction by the share of the kernel on the fluid's side of them
+  View<const ColliderData> colliders;
+  WallKernel wall;
+  Real time = 0;
 };
 
 class ProbeSampler {

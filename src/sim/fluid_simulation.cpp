@@ -173,6 +173,9 @@ void FluidSimulation::sampleProbes() {
   in.pressure = pressures();
   in.kernels = kernels_;
   in.mass = particleMass_;
+  in.colliders = {colliders_.data(), colliders_.size()};
+  in.wall = wall_;
+  in.time = Real(time_);
   probes_->sample(time_, in);
 }
 
