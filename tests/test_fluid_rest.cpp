@@ -25,6 +25,7 @@ const char* kRestScene = R"({
 struct RestResult {
   FrameStats last;
   double energyEarly = 0;
+  double energyQuarterSecond = 0;  // after 15 frames
   int escaped = 0;
 };
 
@@ -35,6 +36,7 @@ RestResult settle(const std::vector<std::string>& overrides, int frames) {
   for (int f = 0; f < frames; ++f) {
     sim->advanceFrame();
     if (f == frames / 3) r.energyEarly = sim->stats().kineticEnergy;
+    if (f + 1 == 15) r.energyQuarterSecond = sim->stats().kineticEnergy;
   }
   r.last = sim->stats();
   HostParticles p;
@@ -83,13 +85,15 @@ TEST(FluidRest, WcsphFromAJitteredLatticeSettlesToHydrostatic) {
 // DFSPH holds the rest density by its solves: the mean compression of a tank at rest after 2.5 s is
 // below the 0.1 % issue 13 asks (measured 0.019 % with conjugate gradients, 0.056 % with Jacobi
 // iterations), and the tank calms (it turned over while the walls gave the layers beside them no support
-// along the wall: 0.68 J after 1 s; now 2.9 mJ after 2.5 s, a speed of 1.6 cm/s over its 21.6 kg, as
-// WCSPH's tank after 1 s)
+// along the wall: 0.68 J after 1 s). Its kinetic energy falls from 25 mJ a quarter second in to a floor of
+// 2.4 .. 3.7 mJ from 1.75 s on, a speed of about 1.7 cm/s over its 21.6 kg, as WCSPH's tank after 1 s; on that
+// floor it varies from frame to frame by as much as it differs between builds that differ in round-off, so
+// the test holds it below 4 mJ and below a fifth of the energy a quarter second in (measured 0.12 .. 0.13)
 TEST(FluidRest, DfsphDensityErrorAtRestBelowATenthOfAPercent) {
   RestResult r = settle({"solver=dfsph"}, 150);
   EXPECT_LE(r.last.meanDensityError, 0.001);
   EXPECT_EQ(r.escaped, 0);
-  EXPECT_LT(r.last.kineticEnergy, 0.5 * r.energyEarly);
+  EXPECT_LT(r.last.kineticEnergy, 0.2 * r.energyQuarterSecond);
   EXPECT_LT(r.last.kineticEnergy, 0.004);
 }
 
