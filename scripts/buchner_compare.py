@@ -4,14 +4,17 @@
 units of the data (T = t sqrt(g/H), P = p / (rho g H)).
 
     python3 scripts/buchner_compare.py RUN_DIR [--label NAME] [--curve OUT.csv] [--suffix face]
-                                       [--windows NAME,...]
+                                       [--windows NAME,...] [--errors NAME,...] [--every SECONDS]
 
 RUN_DIR holds probes.csv with columns P1.pressure and P2.pressure (with --suffix S, P1S.pressure and
 P2S.pressure: the scene's sensor faces P1face and P2face, which scripts/buchner_reference_2d.py writes
 too). Prints a Markdown table; --curve writes the simulated curves, resampled every 0.02 in T, for plotting
 beside the measurements. --windows P1,P1face,wall10 prints instead, for each named probe, the mean P and the
 mean |P - P1_exp| over windows of T at P1's measured points (the scene's wall04 .. wall13 read the far wall
-below P1, at 0.04, 0.07, 0.10 and 0.13 m)."""
+below P1, at 0.04, 0.07, 0.10 and 0.13 m). --errors P1,P1face,... prints, for each named probe against P1's
+record, the impact T and the mean |P - P_exp| before the plunging wave (T <= 5.3) and over the whole record,
+the bars of docs/validation.md. --every S reads the run as if it had been sampled every S seconds (the
+published curves were written every 0.02 s), the curve between samples linear."""
 import argparse
 import csv
 import os
@@ -37,7 +40,7 @@ def read_experiment(sensor):
     return points
 
 
-def read_run(run_dir, sensor, name="probes.csv"):
+def read_run(run_dir, sensor, name="probes.csv", every=0.0):
     path = os.path.join(run_dir, name)
     if not os.path.isfile(path):
         print("buchner_compare: %s: no such file (RUN_DIR must hold the probes.csv of an eddy run of "
@@ -49,6 +52,10 @@ def read_run(run_dir, sensor, name="probes.csv"):
             value = row.get(sensor + ".pressure", "")
             if value == "":
                 continue
+            if every > 0:
+                steps = float(row["time"]) / every
+                if abs(steps - round(steps)) > 1e-3:
+                    continue
             curve.append((float(row["time"]) * TIME_SCALE, float(value) / (RHO * G * H)))
     if not curve:
         print("buchner_compare: %s: no %s.pressure samples (the scene's probes are P1, P2, P1face, "
@@ -116,6 +123,18 @@ def print_windows(run_dir, names, experiment):
         print("| %s | %s |" % (name, " | ".join(cells)))
 
 
+def print_errors(run_dir, names, experiment, every):
+    """each probe's impact T and mean |P - P_exp| over T <= 5.3 and over the record, against P1's points"""
+    curves = [(name, read_run(run_dir, name, every=every)) for name in names]  # every file before printing
+    print("| probe | impact T | mean abs error, T <= 5.3 | whole record |")
+    print("|---|---:|---:|---:|")
+    for name, curve in curves:
+        record = [(t, p) for t, p in experiment if t <= curve[-1][0]]
+        early = [(t, p) for t, p in record if t <= 5.3]
+        error = lambda points: sum(abs(at(curve, t) - p) for t, p in points) / len(points)
+        print("| %s | %.2f | %.3f | %.3f |" % (name, impact(curve), error(early), error(record)))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("run_dir")
@@ -123,7 +142,16 @@ def main():
     parser.add_argument("--curve", default=None)
     parser.add_argument("--suffix", default="", help="compare the run's columns P1<suffix> and P2<suffix>")
     parser.add_argument("--windows", default=None, help="probes to read window by window against P1's record")
+    parser.add_argument("--errors", default=None, help="probes whose errors against P1's record to print")
+    parser.add_argument("--every", type=float, default=0.0, help="read the run as sampled every EVERY seconds")
     args = parser.parse_args()
+    if args.errors is not None:
+        names = [name for name in args.errors.split(",") if name]
+        if not names:
+            print("buchner_compare: --errors needs probe names separated by commas (P1,P1face)", file=sys.stderr)
+            sys.exit(2)
+        print_errors(args.run_dir, names, read_experiment("P1"), args.every)
+        return
     if args.windows is not None:
         names = [name for name in args.windows.split(",") if name]
         if not names:
