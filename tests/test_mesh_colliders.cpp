@@ -14,8 +14,10 @@
 #include <vector>
 
 #include "colliders/collider.h"
+#include "colliders/mesh_field.h"
 #include "colliders/mesh_sdf.h"
 #include "colliders/triangle_mesh.h"
+#include "core/memory.h"
 #include "mesh_fixtures.h"
 #include "test_support.h"
 
@@ -402,6 +404,114 @@ TEST(MeshCollider, SceneKeysAreChecked) {
                           "raise sdf_resolution to at least"});
   std::filesystem::remove(openFile);
   std::filesystem::remove(file);
+}
+
+// The field's grid, worked out before the build allocates: the very grid the build makes.
+TEST(MeshFieldSize, LayoutIsTheBuilds) {
+  TriangleMesh sphere = icosphere(0.1f, 3);
+  for (Real thickness : {Real(0), Real(0.01)}) {
+    MeshSdfSettings settings;
+    settings.resolution = 40;
+    settings.band = 0.03f;
+    settings.shellThickness = thickness;
+    MeshFieldLayout layout = meshFieldLayout(sphere, settings);
+    cpu::Primitives prims;
+    MeshSdf sdf;
+    MeshSdfStats stats = sdf.build(sphere, settings, prims);
+    EXPECT_EQ(layout.nx, stats.nx);
+    EXPECT_EQ(layout.ny, stats.ny);
+    EXPECT_EQ(layout.nz, stats.nz);
+    EXPECT_EQ(layout.origin.x, sdf.view().origin.x);
+    EXPECT_EQ(layout.cell, sdf.view().cell);
+    EXPECT_EQ(layout.band, sdf.view().band);
+    EXPECT_EQ(sdf.download().size(), std::size_t(layout.nodes()));
+  }
+}
+
+// Past 2^31 nodes a field is built with 64-bit node indices (what the memory allows); what the 32-bit
+// tables cannot number is refused, before anything is allocated.
+TEST(MeshFieldSize, FieldsPast2To31NodesAreIndexedOrRefused) {
+  MeshSdfSettings settings;
+  settings.resolution = 2048;
+  // a plate 1 x 1 x 0.3 m with the band of h = 1 cm (1.5 h): 2118 x 2118 x 684 nodes, 3.1e9
+  settings.band = 0.015f;
+  MeshFieldLayout plate = meshFieldLayout(test::boxMesh({0.5f, 0.5f, 0.15f}), settings);
+  EXPECT_GT(plate.nodes(), std::int64_t(1) << 31);
+  EXPECT_LT(plate.cells(), std::int64_t(1) << 32);
+  // indexed: an H200 holds its build (22 bytes a node, about 67 GB)
+  EXPECT_NEAR(plate.buildBytes(true) / double(plate.nodes()), 22.0, 0.2);
+  EXPECT_EQ(meshFieldRefusal(plate, true, 141e9, "GPU"), "");
+  // 40 GB free do not
+  std::string refused = meshFieldRefusal(plate, true, 40e9, "GPU");
+  EXPECT_NE(refused.find(std::to_string(plate.nx) + " x " + std::to_string(plate.ny) + " x " +
+                         std::to_string(plate.nz) + " nodes"),
+            std::string::npos)
+      << refused;
+  EXPECT_NE(refused.find("MiB of GPU memory to build, but only 38146 MiB are free"), std::string::npos)
+      << refused;
+  // a closed cube at the same resolution has more cells than the thin-cell table's 32-bit ids name...
+  MeshFieldLayout cube = meshFieldLayout(test::boxMesh({0.5f, 0.5f, 0.5f}), settings);
+  EXPECT_GT(cube.cells(), std::int64_t(1) << 32);
+  refused = meshFieldRefusal(cube, true, 1e15, "GPU");
+  EXPECT_NE(refused.find("more than the 2^32 the thin-cell table can name"), std::string::npos) << refused;
+  // ...while a shell has no such table: only its memory decides
+  EXPECT_EQ(meshFieldRefusal(cube, false, 1e15, "GPU"), "");
+  EXPECT_NE(meshFieldRefusal(cube, false, 141e9, "GPU").find("to build"), std::string::npos);
+  // a small mesh with a wide band: more rows of nodes than an Index numbers
+  settings.band = 1;
+  MeshFieldLayout wide = meshFieldLayout(icosphere(0.01f, 1), settings);
+  EXPECT_GT(double(wide.ny) * double(wide.nz), double(INT32_MAX));
+  refused = meshFieldRefusal(wide, false, 1e30, "GPU");
+  EXPECT_NE(refused.find("more rows of nodes along x than the build can index"), std::string::npos)
+      << refused;
+}
+
+// In a scene, a field that cannot be built is refused with its scene key, before any allocation (the
+// build used to try, and fail on an allocation with no key named, or wrap its 32-bit node count)
+TEST(MeshFieldSize, SceneRefusesAFieldNamingItsKey) {
+  std::string ball = writeIcosphere("eddy_icosphere_field_size.obj");
+  // a closed 20 cm ball at 2048 nodes, with the scene's band of 1.5 h = 6 cm: 3.6e10 cells
+  std::string scene = R"({"fluid": {"spacing": 0.02},
+      "emitters": [{"shape": {"type": "box", "center": [0, 0.5, 0], "half_extents": [0.05, 0.05, 0.05]}}],
+      "colliders": [{"shape": {"type": "mesh", "file": ")" +
+                      ball + R"(", "sdf_resolution": 2048}}]})";
+  test::expectInputError([&] { createSimulation(parseScene(scene, "s.json"), Backend::Cpu); },
+                         {"s.json: /colliders/0/shape/sdf_resolution: mesh '", "2048 nodes along",
+                          "the thin-cell table", "lower /colliders/0/shape/sdf_resolution"});
+  // a mesh the emitter fills is checked the same way
+  std::string filled = R"({"fluid": {"spacing": 0.02},
+      "emitters": [{"shape": {"type": "mesh", "file": ")" +
+                       ball + R"(", "sdf_resolution": 2048}}]})";
+  test::expectInputError([&] { createSimulation(parseScene(filled, "s.json"), Backend::Cpu); },
+                         {"s.json: /emitters/0/shape/sdf_resolution", "thin-cell table"});
+  std::filesystem::remove(ball);
+
+  // an open box as a 2 mm shell: no thin-cell table, but 3.6e10 nodes need some 780 GB to build
+  if (double(freeDeviceBytes(Device::Host)) > 700e9) GTEST_SKIP() << "this host has 700 GB free";
+  std::string box =
+      test::writeTempMesh("eddy_open_box_field_size.obj", test::boxMesh({0.1f, 0.1f, 0.1f}, true));
+  std::string shell = R"({"fluid": {"spacing": 0.02},
+      "emitters": [{"shape": {"type": "box", "center": [0, 0.5, 0], "half_extents": [0.05, 0.05, 0.05]}}],
+      "colliders": [{"shape": {"type": "mesh", "file": ")" +
+                      box + R"(", "thickness": 0.002, "sdf_resolution": 2048}}]})";
+  test::expectInputError([&] { createSimulation(parseScene(shell, "s.json"), Backend::Cpu); },
+                         {"s.json: /colliders/0/shape/sdf_resolution: mesh '", "MiB of host memory to build",
+                          "lower /colliders/0/shape/sdf_resolution"});
+  std::filesystem::remove(box);
+}
+
+// The particle check comes after the fields are built, against the memory they leave, and names them
+TEST(MeshFieldSize, ParticleCheckCountsTheFields) {
+  std::string ball = writeIcosphere("eddy_icosphere_particle_check.obj");
+  std::string scene = R"({"fluid": {"spacing": 0.02},
+      "emitters": [{"type": "nozzle", "position": [0, 0.5, 0], "direction": [0, -1, 0], "radius": 0.05,
+                    "speed": 1, "max_particles": 1000000000000}],
+      "colliders": [{"shape": {"type": "mesh", "file": ")" +
+                      ball + R"(", "sdf_resolution": 32}}]})";
+  test::expectInputError([&] { createSimulation(parseScene(scene, "s.json"), Backend::Cpu); },
+                         {"s.json: the scene needs about", "for 1000000000000 particles, beside the",
+                          "MiB its mesh colliders' fields hold", "lower the meshes' sdf_resolution"});
+  std::filesystem::remove(ball);
 }
 
 }  // namespace

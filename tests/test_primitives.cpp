@@ -277,3 +277,37 @@ TEST(Primitives, ChunkedReductionMatchesTheLoop) {
     }
   }
 }
+
+// A loop over more indices than an Index holds (a mesh's distance field past 2^31 nodes) visits each one
+// once: in pieces of 2^30, each offset by a 64-bit base. Index(n) of such a count is negative, and
+// parallelFor(Index(n), ...) ran nothing. The body only tests the index, so 2^31 + 4 visits take seconds.
+TEST(Primitives, LongLoopVisitsEveryIndexPast2To31) {
+  const std::int64_t n = (std::int64_t(1) << 31) + 4;
+  // the pieces: consecutive, at most 2^30 each, covering [0, n)
+  std::int64_t next = 0;
+  int pieces = 0;
+  forEachPiece(n, kLongLoopPiece, [&](std::int64_t base, Index count) {
+    EXPECT_EQ(base, next);
+    EXPECT_GT(count, 0);
+    EXPECT_LE(count, kLongLoopPiece);
+    next = base + count;
+    ++pieces;
+  });
+  EXPECT_EQ(next, n);
+  EXPECT_EQ(pieces, 3);
+
+  // every index: a count of those on a 2^16 grid, and each of the 8 indices around the start and the two
+  // seams between pieces marked once (the last seam's window ends at the last index, n - 1)
+  std::vector<std::uint32_t> marks(24, 0);
+  std::uint32_t* mark = marks.data();
+  unsigned long long onGrid = 0;
+  unsigned long long* grid = &onGrid;
+  parallelFor64(n, [=](std::int64_t i) {
+    if ((i & 0xffff) == 0) atomicAddCount(grid, 1);
+    std::int64_t s = i + 4;  // seam w's window [w 2^30 - 4, w 2^30 + 4) is s in [w 2^30, w 2^30 + 8)
+    if ((s & (kLongLoopPiece - 1)) < 8) atomicIncrementU32(&mark[8 * (s >> 30) + (s & 7)]);
+  });
+  EXPECT_EQ(onGrid, (unsigned long long)((n + 0xffff) >> 16));
+  for (int k = 0; k < 24; ++k)
+    EXPECT_EQ(marks[std::size_t(k)], k < 4 ? 0u : 1u) << "index " << (k / 8) * kLongLoopPiece + k % 8 - 4;
+}

@@ -32,6 +32,18 @@ namespace eddy::EDDY_NS {
 
 using Index = std::int32_t;
 
+// Loops over more indices than an Index holds (a mesh's distance field passes 2^31 nodes at the higher
+// sdf_resolution values) run as pieces of at most kLongLoopPiece indices, each offset by a 64-bit base:
+// the loop bodies of parallelFor64 take a std::int64_t, while each launch keeps 32-bit thread indices.
+inline constexpr std::int64_t kLongLoopPiece = std::int64_t(1) << 30;
+
+// calls launch(base, count) for the consecutive pieces [base, base + count) of [0, n), each of at most
+// `most` indices
+template <class L>
+void forEachPiece(std::int64_t n, std::int64_t most, L&& launch) {
+  for (std::int64_t base = 0; base < n; base += most) launch(base, Index(n - base < most ? n - base : most));
+}
+
 #if EDDY_BACKEND_CUDA
 inline constexpr Device kDevice = Device::Cuda;
 inline constexpr Backend kBackend = Backend::Cuda;
@@ -113,6 +125,22 @@ void parallelForBounded(Index n, F f) {
   launchForEach(forEachKernelBounded<minBlocks, F>, n, f);
 }
 
+// one piece of a parallelFor64: index i of the launch is index base + i of the loop
+template <class F>
+struct OffsetLoop {
+  std::int64_t base;
+  F f;
+  __device__ void operator()(Index i) { f(base + i); }
+};
+
+// parallelFor for n that may pass 2^31 - 1; f takes a std::int64_t
+template <class F>
+void parallelFor64(std::int64_t n, F f) {
+  forEachPiece(n, kLongLoopPiece, [&](std::int64_t base, Index count) {
+    parallelFor(count, OffsetLoop<F>{base, f});
+  });
+}
+
 #else
 inline constexpr Device kDevice = Device::Host;
 inline constexpr Backend kBackend = Backend::Cpu;
@@ -165,6 +193,15 @@ void parallelFor(Index n, F f) {
 template <int minBlocks, class F>
 void parallelForBounded(Index n, F f) {
   parallelFor(n, f);
+}
+
+// parallelFor for n that may pass 2^31 - 1; f takes a std::int64_t. In the pieces the CUDA backend
+// launches, so that the CPU tests walk the same arithmetic.
+template <class F>
+void parallelFor64(std::int64_t n, F f) {
+  forEachPiece(n, kLongLoopPiece, [&](std::int64_t base, Index count) {
+    parallelFor(count, [&f, base](Index i) { f(base + i); });
+  });
 }
 #endif
 

@@ -47,13 +47,14 @@ inline void gather(View<const Real> src, View<Real> dst, View<const std::uint32_
   const Real* s = src.data;
   Real* d = dst.data;
   const std::uint32_t* o = order.data;
+  // element offsets in 64 bits: 3 n passes 2^31 at 716M particles, within the 2^30 a scene may have
   if (components == 3) {
     parallelFor(
         n, EDDY_KERNEL(Index i) {
-          std::uint32_t j = o[i];
-          d[3 * i + 0] = s[3 * j + 0];
-          d[3 * i + 1] = s[3 * j + 1];
-          d[3 * i + 2] = s[3 * j + 2];
+          std::size_t j = o[i], k = std::size_t(i);
+          d[3 * k + 0] = s[3 * j + 0];
+          d[3 * k + 1] = s[3 * j + 1];
+          d[3 * k + 2] = s[3 * j + 2];
         });
   } else if (components == 4) {
     auto* d4 = reinterpret_cast<Vec4*>(d);
@@ -61,10 +62,10 @@ inline void gather(View<const Real> src, View<Real> dst, View<const std::uint32_
     parallelFor(
         n, EDDY_KERNEL(Index i) { d4[i] = s4[o[i]]; });
   } else {
-    parallelFor(
-        n * components, EDDY_KERNEL(Index k) {
-          Index i = k / components, c = k - i * components;
-          d[k] = s[Index(o[i]) * components + c];
+    parallelFor64(
+        std::int64_t(n) * components, EDDY_KERNEL(std::int64_t k) {
+          std::int64_t i = k / components, c = k - i * components;
+          d[k] = s[std::int64_t(o[i]) * components + c];
         });
   }
 }

@@ -10,6 +10,8 @@
 #include <eddy/vec3.h>
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace eddy {
 
@@ -31,9 +33,43 @@ struct MeshSdfStats {
   double milliseconds = 0;
 };
 
+// The grid a mesh's field is built on, worked out from the mesh's box before anything is allocated, and
+// what the build costs. Node counts are 64-bit: a field at a high sdf_resolution passes 2^31 nodes, and a
+// small mesh with a wide band (1.5 h in a scene) passes it at a modest one.
+struct MeshFieldLayout {
+  int resolution = 0;
+  Vec3 meshLo{}, meshHi{};              // the box of the mesh's triangles, local frame
+  Vec3 origin{};                        // node (0, 0, 0)
+  Real cell = 1;                        // node spacing, m
+  Real band = 0;                        // exact within this distance of the surface, m
+  std::int64_t nx = 0, ny = 0, nz = 0;  // nodes per axis
+
+  std::int64_t nodes() const { return nx * ny * nz; }
+  std::int64_t rows() const { return ny * nz; }  // rows of nodes along x
+  std::int64_t cells() const { return (nx - 1) * (ny - 1) * (nz - 1); }
+  // device memory at the build's peak and held by the finished field, bytes; `thinCells` for a closed
+  // mesh, whose cells get the thin-cell table (a shell's do not)
+  double buildBytes(bool thinCells) const;
+  double fieldBytes(bool thinCells) const;
+};
+
+// the layout MeshSdf::build uses for a mesh (in its own frame); throws InputError for a mesh without
+// triangles or extent, a resolution outside 8..2048 or a shell thinner than a cell (naming only the
+// setting: the caller prefixes the scene key)
+MeshFieldLayout meshFieldLayout(const TriangleMesh& mesh, const MeshSdfSettings& settings);
+
+// Why the field cannot be built: more nodes along an axis or rows than an Index numbers, more cells than
+// the thin-cell table's 32-bit ids number (thinCells), or more memory than `freeBytes`. Empty where it
+// can. The reason reads after a key, "<key>: <reason>", and names the device memory as `memoryName`.
+std::string meshFieldRefusal(const MeshFieldLayout& layout, bool thinCells, double freeBytes,
+                             const std::string& memoryName);
+
 // the median of `repeats` builds after a warm-up, on the given backend (for `eddy mesh-info`)
 MeshSdfStats timeMeshSdfBuild(const TriangleMesh& mesh, const MeshSdfSettings& settings, int repeats,
                               Backend backend);
+// one build on the given backend, its node values copied to `values` (x fastest; tests, tools)
+MeshSdfStats buildMeshField(const TriangleMesh& mesh, const MeshSdfSettings& settings, Backend backend,
+                            std::vector<Real>& values);
 
 // The cells of the field where it cannot be trusted to see the surface (a claw, a fin or a sliver thinner
 // than a cell), each with the triangles that overlap it, for exact segment tests (colliders/thin_cells.h).

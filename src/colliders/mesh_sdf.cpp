@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -62,6 +63,15 @@ EDDY_HD inline bool rayCrossing(Vec3 a, Vec3 b, Vec3 c, double py, double pz, do
   return true;
 }
 
+// the coordinates of node idx (x fastest); the row idx / nx is below 2^31 (meshFieldRefusal sees to that),
+// so only one division is 64-bit
+EDDY_HD inline void nodeCoordinates(const MeshFieldView& f, std::int64_t idx, int& i, int& j, int& k) {
+  auto row = Index(idx / f.nx);
+  i = int(idx - std::int64_t(row) * f.nx);
+  j = row % f.ny;
+  k = row / f.ny;
+}
+
 // the rows (j, k) whose ray point may lie in a triangle's y-z shadow (its box, a node wider each way)
 struct RowBox {
   int j0, j1, k0, k1;
@@ -82,42 +92,29 @@ EDDY_HD inline RowBox rowsOf(const TriangleSoup& soup, const MeshFieldView& f, s
 
 MeshSdfStats MeshSdf::build(const TriangleMesh& mesh, const MeshSdfSettings& s, Primitives& prims) {
   auto start = std::chrono::steady_clock::now();
-  if (mesh.triangles.empty()) throw InputError("the mesh has no triangles");
-  if (!(s.resolution >= 8 && s.resolution <= 2048))
-    throw InputError("sdf_resolution must be between 8 and 2048, got " + std::to_string(s.resolution));
-  meshLo_ = meshHi_ = mesh.vertices[mesh.triangles[0][0]];
-  for (const auto& t : mesh.triangles)
-    for (std::uint32_t v : t) {
-      meshLo_ = cwiseMin(meshLo_, mesh.vertices[v]);
-      meshHi_ = cwiseMax(meshHi_, mesh.vertices[v]);
-    }
-  Vec3 size = meshHi_ - meshLo_;
-  Real longest = std::max({size.x, size.y, size.z});
-  if (!(longest > 0)) throw InputError("the mesh has no extent");
-  Real cell = longest / Real(s.resolution - 1);
-  // a shell thinner than a cell could fall between the nodes: the interpolated distance would never
-  // reach zero inside it
-  if (s.shellThickness > 0 && s.shellThickness < cell)
-    throw InputError("thickness " + std::to_string(s.shellThickness) +
-                     " m is thinner than a distance-field cell (" + std::to_string(cell) +
-                     " m); raise sdf_resolution to at least " +
-                     std::to_string(int(std::ceil(longest / s.shellThickness)) + 1) + " or the thickness");
-  if (!(s.shellThickness >= 0 && std::isfinite(s.shellThickness)))
-    throw InputError("thickness must be a non-negative distance");
-  // a shell's surface lies half its thickness off the triangles: the band reaches that much further
-  Real band = std::max(s.band + Real(0.5) * s.shellThickness, 3 * cell);
-  Real margin = band + 4 * cell;
+  MeshFieldLayout layout = meshFieldLayout(mesh, s);
+  // a shell has no thin-cell table (see below)
+  std::string refusal = meshFieldRefusal(layout, !(s.shellThickness > 0), double(freeDeviceBytes(kDevice)),
+                                         kDevice == Device::Cuda ? "GPU" : "host");
+  if (!refusal.empty()) throw InputError("sdf_resolution: " + refusal + "; lower sdf_resolution");
+  meshLo_ = layout.meshLo;
+  meshHi_ = layout.meshHi;
   field_ = MeshFieldView{};
   thin_ = ThinCells{};
-  field_.cell = cell;
-  field_.band = band;
+  field_.cell = layout.cell;
+  field_.band = layout.band;
   field_.shell = s.shellThickness;
-  field_.origin = meshLo_ - Vec3{margin, margin, margin};
-  field_.nx = int(std::ceil((size.x + 2 * margin) / cell)) + 1;
-  field_.ny = int(std::ceil((size.y + 2 * margin) / cell)) + 1;
-  field_.nz = int(std::ceil((size.z + 2 * margin) / cell)) + 1;
-  std::size_t nodes = std::size_t(field_.nx) * field_.ny * field_.nz;
+  field_.origin = layout.origin;
+  field_.nx = int(layout.nx);
+  field_.ny = int(layout.ny);
+  field_.nz = int(layout.nz);
+  auto nodes = std::size_t(layout.nodes());
+  Real cell = layout.cell, band = layout.band;
 
+  // triangles are numbered by Index in the loops, and in 32 bits beside a distance in the nearest keys
+  if (mesh.triangles.size() >= std::size_t(INT32_MAX))
+    throw InputError("the mesh has " + std::to_string(mesh.triangles.size()) +
+                     " triangles, more than a distance field can number (2^31 - 2)");
   triangleCount_ = Index(mesh.triangles.size());
   vertices_ = Buffer<Vec3>(kDevice, mesh.vertices.size());
   vertices_.upload(mesh.vertices.data(), mesh.vertices.size());
@@ -213,12 +210,12 @@ void MeshSdf::scatterNearTriangles(int reach) {
 int MeshSdf::propagate(int passes) {
   MeshFieldView f = field_;
   TriangleSoup soup{vertices_.data(), triangles_.data()};
-  std::size_t nodes = values_.size();
+  auto nodes = std::int64_t(values_.size());  // may pass 2^31
   {
     const unsigned long long* nearest = nearest_.data();
     std::uint8_t* changed = changed_.data();
-    parallelFor(
-        Index(nodes), EDDY_KERNEL(Index idx) { changed[idx] = nearest[idx] != kNoTriangle; });
+    parallelFor64(
+        nodes, EDDY_KERNEL(std::int64_t idx) { changed[idx] = nearest[idx] != kNoTriangle; });
   }
   Real limit = f.band + 3 * f.cell;
   for (int pass = 0; pass < passes; ++pass) {
@@ -226,9 +223,10 @@ int MeshSdf::propagate(int passes) {
     unsigned long long* next = nearestNext_.data();
     const std::uint8_t* changed = changed_.data();
     std::uint8_t* changedNext = changedNext_.data();
-    parallelFor(
-        Index(nodes), EDDY_KERNEL(Index idx) {
-          int i = int(idx % f.nx), j = int((idx / f.nx) % f.ny), k = int(idx / (std::size_t(f.nx) * f.ny));
+    parallelFor64(
+        nodes, EDDY_KERNEL(std::int64_t idx) {
+          int i, j, k;
+          nodeCoordinates(f, idx, i, j, k);
           unsigned long long best = cur[idx];
           Vec3 p = f.node(i, j, k);
           // the 26 nodes around: the six faces alone miss the nearest triangle of a node inside a curved
@@ -274,10 +272,11 @@ void MeshSdf::offsetShell() {
   const unsigned long long* nearest = nearest_.data();
   Real* values = values_.data();
   Vec3 meshLo = meshLo_, meshHi = meshHi_;
-  parallelFor(
-      Index(f.nx) * f.ny * f.nz, EDDY_KERNEL(Index idx) {
-        Index i = idx % f.nx, j = (idx / f.nx) % f.ny, k = idx / (Index(f.nx) * f.ny);
-        Vec3 p = f.node(int(i), int(j), int(k));
+  parallelFor64(
+      std::int64_t(values_.size()), EDDY_KERNEL(std::int64_t idx) {
+        int i, j, k;
+        nodeCoordinates(f, idx, i, j, k);
+        Vec3 p = f.node(i, j, k);
         values[idx] = unsignedDistance(f, nearest[idx], p, meshLo, meshHi) - Real(0.5) * f.shell;
       });
 }
@@ -290,16 +289,28 @@ int MeshSdf::signByRayParity(Primitives& prims) {
   rowCounts_ = Buffer<std::uint32_t>(kDevice, std::size_t(rows) + 1);
   rowStarts_ = Buffer<std::uint32_t>(kDevice, std::size_t(rows) + 1);
   counter_ = Buffer<std::uint32_t>(kDevice, 1);
+  // the (row, triangle) pairs in 64 bits: the 32-bit scan below would wrap past 2^32 - 1 without a sign
+  Buffer<unsigned long long> pairCount(kDevice, 1);
+  pairCount.fillZero();
+  unsigned long long* pairs = pairCount.data();
   std::uint32_t* counts = rowCounts_.data();
   std::uint32_t* starts = rowStarts_.data();
   rowCounts_.fillZero();
   parallelFor(
       triangleCount_, EDDY_KERNEL(Index tri) {
         RowBox r = rowsOf(soup, f, std::uint32_t(tri));
+        if (r.j1 < r.j0 || r.k1 < r.k0) return;
         for (int k = r.k0; k <= r.k1; ++k)
           for (int j = r.j0; j <= r.j1; ++j) atomicIncrementU32(&counts[k * f.ny + j]);
+        atomicAddCount(pairs, (unsigned long long)(r.j1 - r.j0 + 1) * (unsigned long long)(r.k1 - r.k0 + 1));
       });
   prims.exclusiveScan(rowCounts_.view(), rowStarts_.view(), rows + 1);
+  unsigned long long allPairs = 0;
+  pairCount.download(&allPairs, 1);
+  if (allPairs > UINT32_MAX)
+    throw InputError("sdf_resolution: the mesh's triangles lie over " + std::to_string(allPairs) +
+                     " rows of nodes in all, more than the 2^32 - 1 the ray test's lists can number; lower "
+                     "sdf_resolution");
   std::uint32_t total = 0;
   rowStarts_.download(&total, 1, std::size_t(rows));
   rowTriangles_ = Buffer<std::uint32_t>(kDevice, std::max<std::uint32_t>(total, 1));
@@ -393,6 +404,15 @@ MeshSdfStats timeMeshSdfBuild(const TriangleMesh& mesh, const MeshSdfSettings& s
   std::sort(runs.begin(), runs.end(),
             [](const MeshSdfStats& a, const MeshSdfStats& b) { return a.milliseconds < b.milliseconds; });
   return runs[runs.size() / 2];
+}
+
+MeshSdfStats buildMeshField(const TriangleMesh& mesh, const MeshSdfSettings& settings,
+                            std::vector<Real>& values) {
+  Primitives prims;
+  MeshSdf sdf;
+  MeshSdfStats stats = sdf.build(mesh, settings, prims);
+  values = sdf.download();
+  return stats;
 }
 
 }  // namespace eddy::EDDY_NS

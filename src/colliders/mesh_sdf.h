@@ -78,5 +78,8 @@ class MeshSdf {
 // builds the field `repeats` times after one warm-up build and returns the stats of the median build
 // (`eddy mesh-info --sdf-resolution`)
 MeshSdfStats timeMeshSdfBuild(const TriangleMesh& mesh, const MeshSdfSettings& settings, int repeats);
+// one build, its node values copied to the host
+MeshSdfStats buildMeshField(const TriangleMesh& mesh, const MeshSdfSettings& settings,
+                            std::vector<Real>& values);
 
 }  // namespace eddy::EDDY_NS

@@ -1,5 +1,9 @@
 #include "colliders/thin_cells.h"
 
+#include <eddy/error.h>
+
+#include <cstdint>
+#include <string>
 #include <utility>
 
 #include "colliders/mesh_sdf.h"
@@ -78,6 +82,11 @@ void ThinCells::build(const MeshFieldView& field, const Vec3* vertices, const st
       offsets(kDevice, std::size_t(triangleCount) + 1);
   counts.fillZero();
   std::uint32_t* count = counts.data();
+  // the pairs in 64 bits too: the 32-bit scan would wrap without a sign, and the passes over the pairs
+  // number them by Index
+  Buffer<unsigned long long> pairCount(kDevice, 1);
+  pairCount.fillZero();
+  unsigned long long* allPairs = pairCount.data();
   parallelFor(
       triangleCount, EDDY_KERNEL(Index tri) {
         Vec3 a, b, c;
@@ -85,7 +94,15 @@ void ThinCells::build(const MeshFieldView& field, const Vec3* vertices, const st
         std::uint32_t n = 0;
         forOverlappedCells(f, a, b, c, [&](std::uint32_t) { ++n; });
         count[tri] = n;
+        atomicAddCount(allPairs, n);
       });
+  unsigned long long pairs64 = 0;
+  pairCount.download(&pairs64, 1);
+  if (pairs64 >= std::uint64_t(INT32_MAX))
+    throw InputError(
+        "sdf_resolution: the mesh's triangles overlap " + std::to_string(pairs64) +
+        " cells of the field in all, more than the 2^31 - 2 the thin-cell test can number; lower "
+        "sdf_resolution");
   prims.exclusiveScan(counts.view(), offsets.view(), triangleCount + 1);
   std::uint32_t pairs = 0;
   offsets.download(&pairs, 1, std::size_t(triangleCount));

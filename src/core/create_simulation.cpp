@@ -11,6 +11,8 @@ namespace cpu {
 std::unique_ptr<Simulation> makeSimulation(const SceneDesc& scene);
 std::vector<std::string> solverNames();
 MeshSdfStats timeMeshSdfBuild(const TriangleMesh& mesh, const MeshSdfSettings& settings, int repeats);
+MeshSdfStats buildMeshField(const TriangleMesh& mesh, const MeshSdfSettings& settings,
+                            std::vector<Real>& values);
 TriangleMesh reconstructSurface(const std::vector<Vec3>& particles, const SurfaceSettings& settings,
                                 SurfaceStats* stats);
 HostEllipsoids particleEllipsoids(const std::vector<Vec3>& particles, const SurfaceSettings& settings,
@@ -20,6 +22,8 @@ HostEllipsoids particleEllipsoids(const std::vector<Vec3>& particles, const Surf
 namespace cuda {
 std::unique_ptr<Simulation> makeSimulation(const SceneDesc& scene);
 MeshSdfStats timeMeshSdfBuild(const TriangleMesh& mesh, const MeshSdfSettings& settings, int repeats);
+MeshSdfStats buildMeshField(const TriangleMesh& mesh, const MeshSdfSettings& settings,
+                            std::vector<Real>& values);
 TriangleMesh reconstructSurface(const std::vector<Vec3>& particles, const SurfaceSettings& settings,
                                 SurfaceStats* stats);
 HostEllipsoids particleEllipsoids(const std::vector<Vec3>& particles, const SurfaceSettings& settings,
@@ -53,6 +57,19 @@ MeshSdfStats timeMeshSdfBuild(const TriangleMesh& mesh, const MeshSdfSettings& s
 #endif
   }
   return cpu::timeMeshSdfBuild(mesh, settings, repeats);
+}
+
+MeshSdfStats buildMeshField(const TriangleMesh& mesh, const MeshSdfSettings& settings, Backend backend,
+                            std::vector<Real>& values) {
+  if (resolveBackend(backend) == Backend::Cuda) {
+#if EDDY_WITH_CUDA
+    if (!cudaAvailable()) throw InputError("--backend cuda: no CUDA GPU is available on this machine");
+    return cuda::buildMeshField(mesh, settings, values);
+#else
+    throw InputError("--backend cuda: this build of eddy has no CUDA backend (rebuild with -DEDDY_CUDA=ON)");
+#endif
+  }
+  return cpu::buildMeshField(mesh, settings, values);
 }
 
 TriangleMesh reconstructSurface(const std::vector<Vec3>& particles, const SurfaceSettings& settings,

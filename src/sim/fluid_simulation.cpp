@@ -6,8 +6,10 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <string>
 
 #include "colliders/mesh_shape.h"
+#include "core/memory.h"
 #include "emitters/volume_emitter.h"
 #include "io/blow_up_report.h"
 #include "solvers/mpm/moving_least_squares_mpm.h"
@@ -36,6 +38,12 @@ constexpr std::size_t kBytesPerParticle = 768;
 
 // spacings the fastest particle may move in one substep before the run warns
 constexpr Real kMotionWarning = 3;
+
+// particles are numbered by Index; capacities grow by half again (the neighbour lists), so 2^30 keeps
+// every count below 2^31
+constexpr std::int64_t kMostParticles = std::int64_t(1) << 30;
+
+const char* memoryName() { return kDevice == Device::Cuda ? "GPU" : "host"; }
 
 }  // namespace
 
@@ -238,10 +246,28 @@ void FluidSimulation::placeMeshShape(const ShapeDesc& shape, const std::string& 
   settings.resolution = shape.sdfResolution;
   settings.band = Real(1.5) * kernels_.h;
   settings.shellThickness = shape.thickness;
+  auto prefixed = [&](const InputError& e) {
+    return InputError(scene_.sourcePath + ": " + where + ": mesh '" + shape.file + "': " + e.what());
+  };
+  // the field's size from the mesh's box, checked against what can be indexed and the free memory before
+  // the build allocates anything (checkMemory then checks the particles against what the fields leave)
+  MeshFieldLayout layout;
+  try {
+    layout = meshFieldLayout(placed.mesh, settings);
+  } catch (const InputError& e) {
+    throw prefixed(e);
+  }
+  std::string refusal = meshFieldRefusal(layout, !(settings.shellThickness > 0),
+                                         double(freeDeviceBytes(kDevice)), memoryName());
+  if (!refusal.empty()) {
+    std::string key = where + "/sdf_resolution";
+    throw InputError(scene_.sourcePath + ": " + key + ": mesh '" + shape.file + "': " + refusal + "; lower " +
+                     key);
+  }
   try {
     sdf.build(placed.mesh, settings, prims_);
   } catch (const InputError& e) {
-    throw InputError(scene_.sourcePath + ": " + where + ": mesh '" + shape.file + "': " + e.what());
+    throw prefixed(e);
   }
   data.center = placed.translation;
   data.field = sdf.view();
@@ -281,14 +307,27 @@ std::size_t FluidSimulation::meshBytes() const {
   return bytes;
 }
 
+// The mesh colliders' fields were built before (placeMeshShape checked each against the memory then free),
+// so the free memory here is what they leave: the particles are checked against that, and the message
+// counts the fields in, since lowering their resolution makes room too.
 void FluidSimulation::checkMemory(std::int64_t particles) const {
-  std::size_t need = std::size_t(particles) * kBytesPerParticle + (std::size_t(64) << 20);
-  std::size_t free = freeDeviceBytes(kDevice);
-  if (particles > std::int64_t(1) << 30 || need > free)
-    throw InputError(scene_.sourcePath + ": the scene needs about " + std::to_string(need >> 20) +
-                     " MiB of " + (kDevice == Device::Cuda ? "GPU" : "host") + " memory for " +
-                     std::to_string(particles) + " particles, but only " + std::to_string(free >> 20) +
-                     " MiB are free; increase /fluid/spacing or reduce the emitters");
+  double need = double(particles) * kBytesPerParticle + double(std::size_t(64) << 20);
+  double free = double(freeDeviceBytes(kDevice));
+  auto mib = [](double bytes) { return std::to_string(std::int64_t(bytes / (1024.0 * 1024.0))); };
+  if (need > free) {
+    std::size_t fields = meshBytes();
+    std::string held = fields == 0
+                           ? std::string()
+                           : ", beside the " + mib(double(fields)) + " MiB its mesh colliders' fields hold";
+    throw InputError(scene_.sourcePath + ": the scene needs about " + mib(need) + " MiB of " + memoryName() +
+                     " memory for " + std::to_string(particles) + " particles" + held + ", but only " +
+                     mib(free) + " MiB are free; increase /fluid/spacing or reduce the emitters" +
+                     (fields == 0 ? "" : ", or lower the meshes' sdf_resolution"));
+  }
+  if (particles > kMostParticles)
+    throw InputError(scene_.sourcePath + ": the emitters make " + std::to_string(particles) +
+                     " particles, more than the " + std::to_string(kMostParticles) +
+                     " (2^30) the engine can index; increase /fluid/spacing or reduce the emitters");
 }
 
 StepContext FluidSimulation::context() {

@@ -1,5 +1,10 @@
 #include "surface/marching_cubes.h"
 
+#include <eddy/error.h>
+
+#include <cstdint>
+#include <string>
+
 #include "surface/marching_cubes_table.h"
 
 namespace eddy::EDDY_NS {
@@ -102,6 +107,12 @@ SurfaceMeshView MarchingCubes::extract(const SurfaceGridView& g, Primitives& pri
   prims.exclusiveScan(counts_.view(), firstTriangle_.view(), cells + 1);
   std::uint32_t triangleCount = 0;
   firstTriangle_.download(&triangleCount, 1, std::size_t(cells));
+  // three 32-bit corners per triangle, numbered by Index; the scan itself cannot wrap (at most 5 triangles
+  // a cell, and fewer than 2^31 / 3 cells)
+  if (triangleCount > std::uint32_t(INT32_MAX / 3))
+    throw InputError("surface: the mesh would have " + std::to_string(triangleCount) +
+                     " triangles, more than the 2^31 / 3 its indices can number; raise the cell size "
+                     "(/surface/cell, or --cell of eddy surface)");
   ensureCapacity(triangles_, 3 * std::size_t(triangleCount) + 1);
   {
     const std::int8_t* caseEdges = caseEdges_.data();

@@ -51,7 +51,8 @@ void SurfaceGrid::layout(const Vec3* positions, Index n, Real cell, Real reach, 
     throw InputError("surface: the particles span " + std::to_string(dims[0] * kSurfaceBlock) + " x " +
                      std::to_string(dims[1] * kSurfaceBlock) + " x " +
                      std::to_string(dims[2] * kSurfaceBlock) +
-                     " grid cells, too many to index; raise the cell size");
+                     " grid cells, too many to index; raise the cell size (/surface/cell, or --cell of "
+                     "eddy surface)");
   g.bx = dims[0], g.by = dims[1], g.bz = dims[2];
   Index lattice = Index(blocks);
 
@@ -85,7 +86,8 @@ void SurfaceGrid::layout(const Vec3* positions, Index n, Real cell, Real reach, 
   scan_.download(&stored, 1, std::size_t(lattice));
   if (double(stored) * kSurfaceBlockNodes > kMaxStoredNodes)
     throw InputError("surface: the liquid covers " + std::to_string(double(stored) * kSurfaceBlockNodes) +
-                     " grid nodes, too many to index; raise the cell size");
+                     " grid nodes, too many to index; raise the cell size (/surface/cell, or --cell of "
+                     "eddy surface)");
   g.storedBlocks = Index(stored);
   ensureCapacity(blocks_, std::max<std::size_t>(stored, 1));
   ensureCapacity(values_, std::max<std::size_t>(std::size_t(stored) * kSurfaceBlockNodes, 1));

@@ -8,10 +8,14 @@ void ZhuBridsonField::build(const Vec3* positions, Index n, const SurfaceSetting
   grid.layout(positions, n, s.cell, R, R, prims);
   SurfaceGridView g = grid.view();
   Index nodes = g.storedNodes();
+  // four sums per node: 4 * nodes passes 2^31 beyond 2^29 stored nodes (SurfaceGrid allows 2^31 / 3), so
+  // the sums are indexed in 64 bits
   ensureCapacity(sums_, 4 * std::size_t(nodes));
   Real* sums = sums_.data();
   parallelFor(
-      4 * nodes, EDDY_KERNEL(Index i) { sums[i] = 0; });
+      nodes, EDDY_KERNEL(Index i) {
+        reinterpret_cast<Vec4*>(sums)[i] = Vec4{0, 0, 0, 0};
+      });
 
   // every particle adds w and w (x_i - node) to the nodes within R (relative to the node, for precision)
   Real invR2 = 1 / (R * R);
@@ -32,7 +36,7 @@ void ZhuBridsonField::build(const Vec3* positions, Index n, const SurfaceSetting
   Real r = s.particleRadius;
   parallelFor(
       nodes, EDDY_KERNEL(Index idx) {
-        const Real* sum = sums + 4 * idx;
+        const Real* sum = sums + 4 * std::size_t(idx);
         Real w = sum[0];
         values[idx] = w > 0 ? length(Vec3{sum[1], sum[2], sum[3]} / w) - r : R;
       });

@@ -40,10 +40,11 @@ void MpmGrid::setup(const SceneDesc& scene, Index particleCapacity, bool flip) {
                      (kDevice == Device::Cuda ? "GPU" : "host") + " memory, but only " + mib(free) +
                      " MiB are free; lower /mpm/grid_resolution");
 
-  // node indices are 32-bit (kernel indices, sort keys)
-  if (nodes > double(INT32_MAX))
+  // node indices are 32-bit (kernel indices, sort keys), and the sort's table of first particles has an
+  // entry past the last node, which an Index must number too
+  if (nodes > double(INT32_MAX - 1))
     throw InputError(what +
-                     ", more than the 2^31 - 1 nodes the engine can index; lower /mpm/grid_resolution");
+                     ", more than the 2^31 - 2 nodes the engine can index; lower /mpm/grid_resolution");
   view_.dx = Real(dx);
   view_.invDx = Real(1 / dx);
   view_.origin = d.min - Vec3{1, 1, 1} * Real(kPad * dx);
