@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 #include <vector>
@@ -407,6 +408,44 @@ TEST(MpmEmitters, EmittersMapToTheirMaterials) {
   for (float d : p.density) lo = std::min<double>(lo, d), hi = std::max<double>(hi, d);
   EXPECT_NEAR(lo, 400, 40);
   EXPECT_NEAR(hi, 1600, 160);
+}
+
+// Sand and snow keep their start's lattice through their plastic flow (a sand column on the cubic lattice
+// settles into radial rods of particles: MpmGranular.SandColumnHeapHasNoLatticeRods), so a volume emitter
+// of either starts jittered by EmitterDesc::kGranularJitter unless the scene gives "jitter", 0 included. The
+// reader fills the value in, so the written scene (scene.json) shows it and reads back the same.
+TEST(MpmEmitters, GranularMaterialsStartJitteredUnlessTheSceneSetsJitter) {
+  auto emitter = [](const std::string& extra) {
+    return R"({"shape": {"type": "box", "center": [0.5, 0.5, 0.5], "half_extents": [0.1, 0.1, 0.1]})" +
+           extra + "}";
+  };
+  SceneDesc scene =
+      parseScene(R"({"solver": "mpm", "emitters": [)" + emitter(R"(, "material": {"type": "sand"})") + ", " +
+                     emitter(R"(, "material": {"type": "snow"})") + ", " +
+                     emitter(R"(, "material": {"type": "elastic"})") + ", " + emitter("") + ", " +
+                     emitter(R"(, "jitter": 0, "material": {"type": "sand"})") + ", " +
+                     emitter(R"(, "jitter": 0.1, "material": {"type": "snow"})") + ", " +
+                     R"({"type": "nozzle", "position": [0.5, 0.5, 0.5], "material": {"type": "sand"}}]})",
+                 "jitter.json");
+  const std::vector<Real> expected = {
+      EmitterDesc::kGranularJitter, EmitterDesc::kGranularJitter, 0, 0, 0, 0.1f, 0};
+  ASSERT_EQ(scene.emitters.size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(scene.emitters[i].jitter, expected[i]) << i;
+  EXPECT_EQ(EmitterDesc::kGranularJitter, 0.3f);
+
+  // written out with the value filled in, and read back the same
+  const nlohmann::json written = nlohmann::json::parse(sceneToJson(scene));
+  EXPECT_EQ(written["emitters"][0]["jitter"], 0.3);
+  EXPECT_EQ(written["emitters"][4]["jitter"], 0);
+  SceneDesc again = parseScene(sceneToJson(scene), "scene.json");
+  for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(again.emitters[i].jitter, expected[i]) << i;
+
+  // the shipped sand column gives no jitter; --set can ask for the lattice, or make the sand water
+  EXPECT_EQ(test::sceneFile("scenes/mpm_sand_column.json").emitters[0].jitter, EmitterDesc::kGranularJitter);
+  EXPECT_EQ(test::sceneFile("scenes/mpm_sand_column.json", {"emitters.0.jitter=0"}).emitters[0].jitter, 0);
+  EXPECT_EQ(
+      test::sceneFile("scenes/mpm_sand_column.json", {"emitters.0.material.type=water"}).emitters[0].jitter,
+      0);
 }
 
 TEST(MpmScenes, DamBreakSceneRuns) {

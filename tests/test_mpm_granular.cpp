@@ -26,6 +26,9 @@
 // that rolled ahead of the deposit do not count; the farthest particle and the 99.5th percentile are printed
 // beside it.
 //
+// The sand starts jittered by 0.3 spacing, the default for sand (a = 1: 1.13, a = 2: 2.55; from the exact
+// lattice 1.10 and 2.45); the dependences below were measured from the lattice.
+//
 // Tolerance: 25 % on the run-out, half the spread between the two laboratories' linear laws. The result
 // depends on the resolution (a = 1, phi = 30: 1.05, 1.08, 1.10, 1.20 at 20, 24, 30, 40 cells per L0) and on
 // the friction angle (0.85 at phi = 33 against 1.05 at phi = 30, both at 20 cells per L0): the Drucker-Prager
@@ -204,6 +207,131 @@ TEST(MpmGranular, ColumnCollapseRunOutAspectRatio2) {
   EXPECT_GT(r.restTime, 0) << "the heap did not come to rest within 2 s";
   EXPECT_LE(error, 0.25);
   EXPECT_LT(r.slopeDegrees, 30 + 5);
+  EXPECT_GT(r.slopeDegrees, 5);
+}
+
+// ---------------------------------------------------------------- the axisymmetric heap of the shipped scene
+
+// scenes/mpm_sand_column.json as shipped (a column of radius r0 = 0.1 m and height 0.2 m, phi = 33 degrees,
+// 6,320 particles at 8 per cell), run until the kinetic energy has fallen below 1e-3 of its peak (0.37 s).
+//
+// Started from the cubic lattice (the emitter's jitter 0), the heap is built of radial rods: the particles
+// that stood above one another in the column's vertical lines of lattice points keep their common azimuth
+// in the axisymmetric flow (plasticity moves every particle with the grid, and nothing in MPM pushes
+// particles apart), and each line is squeezed to the heap's height while the hoop stretch opens gaps between
+// neighbouring lines. In the heap at 1.5 s every close pair came from one vertical line (1,335 of the 1,335
+// particles with a neighbour nearer than 0.25 spacing; their separation has no azimuthal component).
+// Measured at rest (docs/validation.md has the table):
+//   overlap: the share of particles with a neighbour nearer than 0.25 spacing. A random (Poisson)
+//            arrangement of one particle per spacing^3 has 1 - exp(-4 pi / 3 0.25^3) = 6.3 % of its particles
+//            that close; the lattice start gives 25.8 %, jitter 0.15 6.8 %, 0.3 3.4 % (seeds 2 and 3:
+//            2.9 %), 0.5 3.0 % (the last lets neighbours start as close as 0);
+//   rods:    the share of particles whose nearest neighbour lies in their own radial plane (azimuthal offset
+//            under 0.05 spacing). Nearest neighbours about half a spacing away in random directions give
+//            about 0.05 / 0.5 = 10 %; the lattice start gives 93.7 %, jitter 0.15 20.6 %, 0.3 12.6 %
+//            (seeds 2 and 3: 11.3 %, 11.8 %), 0.5 9.5 %.
+// Sand starts jittered by 0.3 spacing unless its scene gives "jitter" (EmitterDesc::kGranularJitter); the
+// test fails on a lattice start on both counts.
+//
+// The heap's outline must not depend on the sampling: its run-out (r_inf - r0) / r0 (r_inf: the edge of
+// the deposit at least one particle layer deep, in annuli one cell wide, so it moves in steps of 0.2) and
+// its height H_inf / r0 on the axis (plus half a spacing) stay within 10 % of the lattice start's (1.20 and
+// 0.93, which every jitter above and every seed reproduced), and its surface slope (21 degrees), fitted
+// between 20 % and 80 % of its height, stays below phi + 5 degrees, as the two-dimensional collapses above
+// are held to (a collapse deposit lies flatter than the angle of repose; Lube et al. 2005, Lajeunesse et al.
+// 2005). The axisymmetric heap is not compared with an experiment (docs/validation.md says why).
+struct HeapResult {
+  double overlap = 0, rods = 0;
+  double runOut = 0, height = 0, slopeDegrees = 0, restTime = 0;
+  long long particles = 0;
+};
+
+HeapResult settleSandColumn(const std::vector<std::string>& overrides) {
+  SceneDesc scene = test::sceneFile("scenes/mpm_sand_column.json", overrides);
+  const ShapeDesc& column = scene.emitters.at(0).shape;
+  const double cx = column.center.x, cz = column.center.z, r0 = column.radius;
+  const double s = scene.fluid.spacing;
+  const Vec3 extent = scene.domain.max - scene.domain.min;
+  const double dx = std::max({extent.x, extent.y, extent.z}) / scene.mpm.gridResolution;
+  auto sim = createSimulation(scene, Backend::Cpu);
+  HeapResult r;
+  r.particles = sim->particleCount();
+  double peak = 0;
+  while (sim->time() < 1.5) {
+    sim->advanceFrame();
+    double ke = sim->stats().kineticEnergy;
+    peak = std::max(peak, ke);
+    if (sim->time() > 0.2 && ke < 1e-3 * peak) {
+      r.restTime = sim->time();
+      break;
+    }
+  }
+  HostParticles p;
+  sim->copyParticles(p);
+  const std::size_t n = p.size();
+
+  // nearest neighbours by brute force (6,320 particles)
+  int close = 0, inPlane = 0, withAzimuth = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    double best = 1e30;
+    std::size_t nearest = i;
+    for (std::size_t j = 0; j < n; ++j) {
+      if (j == i) continue;
+      Vec3 d = p.position[j] - p.position[i];
+      double d2 = double(d.x) * d.x + double(d.y) * d.y + double(d.z) * d.z;
+      if (d2 < best) best = d2, nearest = j;
+    }
+    if (std::sqrt(best) < 0.25 * s) ++close;
+    const double rx = p.position[i].x - cx, rz = p.position[i].z - cz, radius = std::hypot(rx, rz);
+    if (radius < s || nearest == i) continue;  // on the axis the azimuth is undefined
+    ++withAzimuth;
+    Vec3 d = p.position[nearest] - p.position[i];
+    if (std::abs(double(d.z) * rx - double(d.x) * rz) / radius < 0.05 * s) ++inPlane;
+  }
+  r.overlap = double(close) / double(n);
+  r.rods = double(inPlane) / double(std::max(withAzimuth, 1));
+
+  // particles and top per annulus one cell wide around the axis
+  const int bins = int(std::ceil(0.5 * std::max(extent.x, extent.z) / dx)) + 1;
+  std::vector<int> count(bins, 0);
+  std::vector<double> top(bins, 0.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    double radius = std::hypot(p.position[i].x - cx, p.position[i].z - cz);
+    int b = std::min(int(radius / dx), bins - 1);
+    ++count[b];
+    top[b] = std::max(top[b], double(p.position[i].y) + s / 2);
+  }
+  // one full layer of particles over an annulus: its area over spacing^2
+  int end = 0;
+  while (end < bins && count[end] >= kPi * (2 * end + 1) * dx * dx / (s * s)) ++end;
+  r.runOut = (end * dx - r0) / r0;
+  r.height = top[0] / r0;
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  int m = 0;
+  for (int b = 0; b < end; ++b) {
+    if (top[b] < 0.2 * top[0] || top[b] > 0.8 * top[0]) continue;
+    double x = (b + 0.5) * dx;
+    sx += x, sy += top[b], sxx += x * x, sxy += x * top[b];
+    ++m;
+  }
+  double slope = m >= 3 ? (m * sxy - sx * sy) / (m * sxx - sx * sx) : -1e30;
+  r.slopeDegrees = std::atan(-slope) * 180 / kPi;
+  return r;
+}
+
+TEST(MpmGranular, SandColumnHeapHasNoLatticeRods) {
+  HeapResult r = settleSandColumn({});
+  std::printf(
+      "  sand column heap (scenes/mpm_sand_column.json), %lld particles, at rest after %.2f s\n"
+      "   overlap (nn < 0.25 spacing)   rods (nn in its radial plane)   (r-r0)/r0   H/r0    slope\n"
+      "   %26.1f%%   %28.1f%%   %9.2f   %4.2f   %4.1f deg\n",
+      r.particles, r.restTime, 100 * r.overlap, 100 * r.rods, r.runOut, r.height, r.slopeDegrees);
+  EXPECT_GT(r.restTime, 0) << "the heap did not come to rest within 1.5 s";
+  EXPECT_LT(r.overlap, 0.063) << "more close pairs than a random arrangement has";
+  EXPECT_LT(r.rods, 0.2) << "nearest neighbours line up in radial planes";
+  EXPECT_NEAR(r.runOut, 1.20, 0.12);
+  EXPECT_NEAR(r.height, 0.93, 0.093);
+  EXPECT_LT(r.slopeDegrees, 33 + 5);
   EXPECT_GT(r.slopeDegrees, 5);
 }
 

@@ -173,7 +173,12 @@ struct EmitterDesc {
   ShapeDesc shape;                // "shape"
   std::string collider;           // "collider": fill the inside of this collider instead of "shape"
   std::string lattice = "cubic";  // "lattice": "cubic" | "bcc"
-  Real jitter = 0.0f;             // "jitter": random offset as a fraction of spacing, 0..0.5
+  // "jitter": random offset as a fraction of spacing, 0..0.5. A volume emitter of sand or snow whose scene
+  // gives no "jitter" gets kGranularJitter (the reader fills it in, so scene.json shows it): their plastic
+  // flow keeps the start's lattice, and a sand column sampled on it settles into a heap of radial rods of
+  // particles (docs/validation.md).
+  Real jitter = 0.0f;
+  static constexpr Real kGranularJitter = 0.3f;
   unsigned seed = 1;              // "seed": jitter random seed
   Vec3 velocity{0, 0, 0};         // "velocity": initial linear velocity, m/s
   Vec3 angularVelocity{0, 0, 0};  // "angular_velocity": initial spin about the shape center, rad/s

@@ -294,6 +294,10 @@ class Reader final : public scene_probes::ReaderAccess {
     if constexpr (hasMaterial) {
       auto m = v.find("material");
       if (m != v.end()) readObject(*m, pointerChild(ptr, "material"), out.material, kMaterialFields);
+      // granular materials start jittered unless the scene says how (0 included)
+      const std::string& type = out.material.type;
+      if (out.type == "volume" && (type == "sand" || type == "snow") && !v.contains("jitter"))
+        out.jitter = EmitterDesc::kGranularJitter;
     } else {
       auto k = v.find("keyframes");
       if (k != v.end()) out.keyframes = readKeyframes(*k, pointerChild(ptr, "keyframes"));
