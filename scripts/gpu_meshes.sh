@@ -2,7 +2,7 @@
 # Mesh colliders on the GPU machine over a carried build (.carry/: bin/, lib/, and meshes/ with the shared
 # meshes, which do not travel on their own). Parts, chosen by EDDY_MESH_PARTS (default: all of them):
 #   sdf     the dragon's distance-field build times
-#   tests   the mesh agreement tests (EDDY_GPU_FILTER)
+#   tests   the mesh agreement tests and a field past 2^31 nodes (EDDY_GPU_FILTER)
 #   dragon  the paper's dragon experiment at its six sizes, PBF and WCSPH
 #   box     a mesh collider against the analytic box at 1M particles (bench/scenes/dam_break_box*.json)
 # Results land in $OUT.
@@ -22,7 +22,7 @@ if [[ $parts == *" sdf "* ]]; then
   } 2>&1 | tee "$out/sdf_build.txt"
 fi
 if [[ $parts == *" tests "* ]]; then
-  ./.carry/bin/eddy_gpu_tests --gtest_filter="${EDDY_GPU_FILTER:-GpuAgreement.Dragon*:GpuAgreement.Bunny*}" 2>&1 |
+  ./.carry/bin/eddy_gpu_tests --gtest_filter="${EDDY_GPU_FILTER:-GpuAgreement.Dragon*:GpuAgreement.Bunny*:GpuMeshField.*}" 2>&1 |
     tee "$out/gpu_tests_meshes.log" | grep -E "^\[|relative" | tail -n 20
 fi
 if [[ $parts == *" dragon "* ]]; then
