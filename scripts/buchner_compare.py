@@ -47,15 +47,16 @@ def read_run(run_dir, sensor, name="probes.csv", every=0.0):
               "scenes/validation/buchner_wall_pressure.json)" % path, file=sys.stderr)
         sys.exit(2)
     curve = []
+    due = 0.0  # with every > 0: the first sample at or after each multiple of it
     with open(path) as f:
         for row in csv.DictReader(f):
             value = row.get(sensor + ".pressure", "")
             if value == "":
                 continue
             if every > 0:
-                steps = float(row["time"]) / every
-                if abs(steps - round(steps)) > 1e-3:
+                if float(row["time"]) < due - 1e-9:
                     continue
+                due = (int(float(row["time"]) / every + 1e-6) + 1) * every
             curve.append((float(row["time"]) * TIME_SCALE, float(value) / (RHO * G * H)))
     if not curve:
         print("buchner_compare: %s: no %s.pressure samples (the scene's probes are P1, P2, P1face, "

@@ -28,13 +28,16 @@ const char* kTank = R"({
 // asking again after the particles changes nothing. With the summed density the statistics sorted the
 // particles under WCSPH's scratch values of the substep, and this tank's domain read fx = 28 N, 117 N and
 // 54 N (fy -463, -134, -258 N) over the first three frames where the forces-first order read 0.01 N. While
-// the tank keeps its symmetry (the first frames; later the summed density's lattice rearranges and the
-// ringing column sloshes, in either order), its force points straight up: |fx| and |fz| within 1 % of |fy|.
-void expectForcesWhateverTheOrder(const std::vector<std::string>& overrides) {
+// the tank keeps its symmetry its force points straight up: |fx| and |fz| within 1 % of |fy|. With the
+// integrated density it keeps it on every frame (2e-5 of |fy|); with the summed density and with DFSPH it
+// keeps it over the first four frames, and then loses it in either order alike: the summed density's lattice
+// rearranges as the column rings (fx 13 N against fy 183 N in frame 9), and DFSPH's mirror pushes along the
+// floor carry its solves' residual (1.5 % of |fy| in frames 5 to 12, before and after the fix).
+void expectForcesWhateverTheOrder(const std::vector<std::string>& overrides, int symmetricFrames) {
   SceneDesc scene = parseScene(kTank, "tank.json", overrides);
   auto statsFirst = createSimulation(scene, Backend::Cpu);
   auto forcesFirst = createSimulation(scene, Backend::Cpu);
-  constexpr int kFrames = 12, kSymmetricFrames = 4;
+  constexpr int kFrames = 12;
   double worstOrder = 0, worstSideways = 0;
   HostParticles particles;
   for (int frame = 1; frame <= kFrames; ++frame) {
@@ -54,7 +57,7 @@ void expectForcesWhateverTheOrder(const std::vector<std::string>& overrides) {
       EXPECT_NEAR(b[k], a[k], 1e-5 * scale) << "frame " << frame << ", value " << k;
       EXPECT_NEAR(again[k], a[k], 1e-5 * scale) << "frame " << frame << ", value " << k;
     }
-    if (frame > kSymmetricFrames) continue;
+    if (frame > symmetricFrames) continue;
     double sideways = std::max(std::abs(a[0]), std::abs(a[2])) / fy;
     worstSideways = std::max(worstSideways, sideways);
     EXPECT_LE(sideways, 0.01) << "frame " << frame << ": fx " << a[0] << " fy " << a[1] << " fz " << a[2];
@@ -62,18 +65,18 @@ void expectForcesWhateverTheOrder(const std::vector<std::string>& overrides) {
   std::printf(
       "  forces in the two orders differ by %.2e of |fy| at most; frames 1-%d: max(|fx|, |fz|) / |fy| "
       "%.2e\n",
-      worstOrder, kSymmetricFrames, worstSideways);
+      worstOrder, symmetricFrames, worstSideways);
 }
 
 TEST(QueryOrder, WcsphContinuityForcesWhateverTheOrder) {
-  expectForcesWhateverTheOrder({"solver=wcsph", "wcsph.density=continuity"});
+  expectForcesWhateverTheOrder({"solver=wcsph", "wcsph.density=continuity"}, 12);
 }
 
 TEST(QueryOrder, WcsphSummationForcesWhateverTheOrder) {
-  expectForcesWhateverTheOrder({"solver=wcsph", "wcsph.density=summation"});
+  expectForcesWhateverTheOrder({"solver=wcsph", "wcsph.density=summation"}, 4);
 }
 
-TEST(QueryOrder, DfsphForcesWhateverTheOrder) { expectForcesWhateverTheOrder({"solver=dfsph"}); }
+TEST(QueryOrder, DfsphForcesWhateverTheOrder) { expectForcesWhateverTheOrder({"solver=dfsph"}, 4); }
 
 }  // namespace
 }  // namespace eddy

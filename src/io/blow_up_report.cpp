@@ -1,5 +1,6 @@
 #include "io/blow_up_report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -38,6 +39,17 @@ std::string stiffnessAdvice(const SceneDesc& s) {
   return "raise pbf.iterations (now " + std::to_string(s.pbf.iterations) + ") or pbf.relaxation";
 }
 
+// what lengthens the stable substep itself, for a run that needs more substeps than time.max_substeps
+std::string longerSubstepAdvice(const SceneDesc& s) {
+  if (s.solver == "dfsph") {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "raise dfsph.cfl (now %g; the papers' 0.4 is the usual choice)",
+                  double(s.dfsph.cfl));
+    return buf;
+  }
+  return stiffnessAdvice(s);
+}
+
 }  // namespace
 
 bool findOffendingParticle(const HostParticles& p, Vec3 lo, Vec3 hi, std::size_t& index) {
@@ -58,8 +70,9 @@ std::string blowUpMessage(const BlowUpFacts& f, const SceneDesc& s, const HostPa
   std::string where = "the simulation blew up in frame " + std::to_string(f.frame) + ", substep " +
                       std::to_string(f.substep) + " (solver " + f.solver + ")";
   if (f.kind == BlowUpKind::SubstepTooShort) {
-    // the substeps a frame would need at the stable substep
-    double needed = std::ceil(1.0 / (double(s.time.fps) * f.neededDt) - 1e-6);
+    // the substeps a frame would need at the stable substep (bounded, for a printable integer)
+    double needed = f.neededDt > 0 ? std::ceil(1.0 / (double(s.time.fps) * f.neededDt) - 1e-6) : 1e12;
+    needed = std::min(needed, 1e12);
     char buf[320];
     std::snprintf(buf, sizeof buf,
                   "the simulation stopped in frame %d, substep %lld (solver %s) before passing its stability "
@@ -69,9 +82,8 @@ std::string blowUpMessage(const BlowUpFacts& f, const SceneDesc& s, const HostPa
                   f.allowedDt);
     return std::string(buf) +
            ". Likely cause: particles faster than the CFL bound allows at this frame rate, or a stiffness "
-           "too "
-           "high for it. Change: raise time.max_substeps to " +
-           std::to_string((long long)needed) + " or more, or " + stiffnessAdvice(s);
+           "too high for it. Change: raise time.max_substeps to " +
+           std::to_string((long long)needed) + " or more, or " + longerSubstepAdvice(s);
   }
   std::string who = "a particle";
   std::size_t i = f.index;

@@ -84,9 +84,11 @@ class FluidSimulation final : public Simulation {
   // the substep time.adaptive allows, counting `known` (prescribedSpeed) among the particles' speeds
   // (public: CUDA lambdas cannot live in private members)
   Real motionTimeStep(Real known);
-  Real prescribedSpeed(double t0, double t1) const;
 
  private:
+  // the fastest the scene moves a collider's surface or a nozzle's jet within [t0, t1]
+  // (sim/prescribed_speed.cpp)
+  Real prescribedSpeed(double t0, double t1) const;
   // throws SimulationBlowUp with the message of src/io/blow_up_report.h
   [[noreturn]] void stopOnBlowUp(BlowUpKind kind, double neededDt, double allowedDt);
   StepContext context();
