@@ -11,6 +11,7 @@
 
 #include "backend/primitives.h"
 #include "core/mat3.h"
+#include "emitters/volume_emitter.h"
 #include "neighbors/neighbor_grid.h"
 #include "sim/particle_set.h"
 
@@ -46,13 +47,26 @@ std::vector<Vec3> byId(const HostParticles& p) {
 }  // namespace
 
 TEST(ParticleIds, VolumeParticlesAreNumberedFromZero) {
-  auto sim = createSimulation(loadScene("", {"fluid.spacing=0.05"}), Backend::Cpu);
+  SceneDesc scene = loadScene("", {"fluid.spacing=0.05"});
+  auto sim = createSimulation(scene, Backend::Cpu);
   HostParticles p;
   sim->copyParticles(p);
   ASSERT_GT(p.size(), 100u);
   ASSERT_EQ(p.id.size(), p.size());
-  // before any sort the particles are in emission order
-  for (std::size_t i = 0; i < p.size(); ++i) ASSERT_EQ(p.id[i], std::uint32_t(i)) << i;
+  // the ids are 0 .. n - 1, and id i is the emitter's i-th particle (the copy's rows are in the order of the
+  // neighbour grid's sort, which the density of the first query made)
+  std::vector<std::uint32_t> ids(p.id.begin(), p.id.end());
+  std::sort(ids.begin(), ids.end());
+  for (std::size_t i = 0; i < ids.size(); ++i) ASSERT_EQ(ids[i], std::uint32_t(i)) << i;
+  ASSERT_EQ(scene.emitters.size(), 1u);
+  EmittedParticles emitted = sampleVolume(scene.emitters[0], scene.colliders, scene.fluid.spacing);
+  std::vector<Vec3> placed = byId(p);
+  ASSERT_EQ(placed.size(), emitted.position.size());
+  for (std::size_t i = 0; i < placed.size(); ++i) {
+    ASSERT_EQ(placed[i].x, emitted.position[i].x) << i;
+    ASSERT_EQ(placed[i].y, emitted.position[i].y) << i;
+    ASSERT_EQ(placed[i].z, emitted.position[i].z) << i;
+  }
 }
 
 // The SPH solvers sort the particles every substep. An id that stayed in its slot, or was moved with the
