@@ -11,8 +11,7 @@ void DivergenceFreeSph::setup(StepContext& ctx) {
   const SphKernels& k = ctx.kernels;
   Real spacing = ctx.scene.fluid.spacing;
   gradientScale_ = latticeGradientScale(k, spacing);
-  latticeNeighbors_ = Real(latticeNeighborCount(k, spacing));
-  divergenceNeighbors_ = kDivergenceNeighborhood * latticeNeighbors_;
+  divergenceNeighbors_ = kDivergenceNeighborhood * Real(latticeNeighborCount(k, spacing));
   lateral_ = WallMoments::make(k, spacing, ctx.particleMass);
   ParticleSet& p = ctx.particles;
   p.addAttribute(attr_dfsph::kDensityKappa, 1);
@@ -73,8 +72,8 @@ void DivergenceFreeSph::step(StepContext& ctx, Real dt) {
   findNeighbors(
       ctx, attr::kPosition, ctx.time, [] {}, [&] { densityAndFactor(ctx); });
   Profile& profile = ctx.timers.profile();
-  if (settings_.divergenceSolve) profile.divergenceIterations += solve<true>(ctx, dt);
   viscosity(ctx);
+  if (settings_.divergenceSolve) profile.divergenceIterations += solve<true>(ctx, dt);
   nonPressureForces(ctx, dt);
   profile.densityIterations += solve<false>(ctx, dt);
   advance(ctx, dt);
@@ -94,7 +93,7 @@ void DivergenceFreeSph::densityAndFactor(StepContext& ctx) {
   SphKernels k = ctx.kernels;
   Real m = ctx.particleMass, rho0 = ctx.scene.fluid.restDensity;
   Real scale2 = gradientScale_ * gradientScale_;
-  Real fullNeighborhood = latticeNeighbors_, fewest = divergenceNeighbors_;
+  Real fewest = divergenceNeighbors_;
   WallKernel wall = ctx.wall;
   const ColliderData* cs = ctx.colliders.data;
   int nc = int(ctx.colliders.size);
@@ -127,14 +126,13 @@ void DivergenceFreeSph::densityAndFactor(StepContext& ctx) {
         rho[i] = m * (sum + k.poly6(0)) + rho0 * beyond;
         // a particle alone (no neighbour, no wall) has no pressure to solve for
         factor[i] = denominator > Real(1e-30) * rho0 * rho0 ? 1 / denominator : Real(0);
-        // the walls' share of the kernel mass stands for the neighbours beyond them
-        member[i] = Real(nb.count(i)) + beyond * fullNeighborhood >= fewest ? Real(1) : Real(0);
+        member[i] = Real(nb.count(i)) >= fewest ? Real(1) : Real(0);
         correction[i] = inverseOrZero(l);
       });
 }
 
-// XSPH (the viscosity) of the velocities as they are: after the divergence solve, as Bender & Koschier's
-// non-pressure forces come after the divergence solve of the step before; nonPressureForces applies it
+// XSPH (the viscosity) of the velocities the substep starts with (the header says why before the divergence
+// solve); nonPressureForces applies it
 void DivergenceFreeSph::viscosity(StepContext& ctx) {
   if (!(settings_.xsph > 0)) return;
   ctx.timers.mark(Phase::ViscosityVorticity);
