@@ -7,7 +7,7 @@
                                           [--percentile 99.8] [--below 1]
 
 The front of a frame is the 99.8th percentile of x among the particles lower than y = a (--below, in units of
-a), as issue 39 reads it: the furthest particle alone, as tests/test_martin_moyce.cpp reads it, follows the
+a): the furthest particle alone, as tests/test_martin_moyce.cpp reads it, follows the
 few particles thrown ahead of the surge (1.4 to 2.6 points more mean error on the same runs; --percentile 100
 --below 0.25 gives that reading). The front is read in every frame and interpolated linearly in T at the 11 measured
 points (those the 0.6 m tank holds, Z < 10.5); the figure of merit is the mean of |Z_sim - Z_exp| / Z_exp.
