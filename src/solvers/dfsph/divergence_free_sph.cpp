@@ -20,7 +20,6 @@ void DivergenceFreeSph::setup(StepContext& ctx) {
   p.addAttribute(attr_dfsph::kPositionStep, 4, false);
   p.addAttribute(attr_dfsph::kError, 1, false);
   p.addAttribute(attr_dfsph::kSmoothing, 3, false);
-  p.addAttribute(attr_dfsph::kDivergenceMember, 1, false);
   p.addAttribute(attr_dfsph::kCorrection, 6, false);
   // persistent: the wall forces read it between frames, after the statistics have sorted the particles
   p.addAttribute(attr_dfsph::kKappaGradient, 3);
@@ -72,37 +71,36 @@ void DivergenceFreeSph::step(StepContext& ctx, Real dt) {
   findNeighbors(
       ctx, attr::kPosition, ctx.time, [] {}, [&] { densityAndFactor(ctx); });
   Profile& profile = ctx.timers.profile();
-  viscosity(ctx);
   if (settings_.divergenceSolve) profile.divergenceIterations += solve<true>(ctx, dt);
   nonPressureForces(ctx, dt);
   profile.densityIterations += solve<false>(ctx, dt);
   advance(ctx, dt);
 }
 
-// rho_i = m sum_j W(r_ij) + rho0 F(d) (poly6, as the other solvers), the factor alpha_i and whether the
-// divergence solve takes particle i in
+// rho_i = m sum_j W(r_ij) + rho0 F(d) (poly6, as the other solvers), the factor alpha_i and the XSPH change
 void DivergenceFreeSph::densityAndFactor(StepContext& ctx) {
   ctx.timers.mark(Phase::Density);
   ParticleSet& p = ctx.particles;
   const Vec3* x = p.vec3(attr::kPosition).data;
+  const Vec3* v = p.vec3(attr::kVelocity).data;
   Real* rho = p.real(attr::kDensity).data;
   Real* factor = p.real(attr_dfsph::kFactor).data;
-  Real* member = p.real(attr_dfsph::kDivergenceMember).data;
+  Vec3* smoothing = p.vec3(attr_dfsph::kSmoothing).data;
   SymmetricMatrix* correction = p.array<SymmetricMatrix>(attr_dfsph::kCorrection).data;
   NeighborView nb = ctx.grid.neighbors();
   SphKernels k = ctx.kernels;
   Real m = ctx.particleMass, rho0 = ctx.scene.fluid.restDensity;
   Real scale2 = gradientScale_ * gradientScale_;
-  Real fewest = divergenceNeighbors_;
+  Real xsph = settings_.xsph * m / rho0;
   WallKernel wall = ctx.wall;
   const ColliderData* cs = ctx.colliders.data;
   int nc = int(ctx.colliders.size);
   Real time = ctx.time;
   parallelFor(
       p.size(), EDDY_KERNEL(Index i) {
-        Vec3 xi = x[i];
+        Vec3 xi = x[i], vi = v[i];
         Real sum = 0, squares = 0;
-        Vec3 a{};
+        Vec3 a{}, blend{};
         SymmetricMatrix l{};
         // four neighbours' loads in flight on the GPU (0.20 -> 0.15 ms at 1M on an H200; the solves' passes
         // gained nothing unrolled)
@@ -113,6 +111,7 @@ void DivergenceFreeSph::densityAndFactor(StepContext& ctx) {
           sum += k.poly6(r2);
           a += g;
           squares += dot(g, g);
+          blend += (v[j] - vi) * k.poly6(r2);
           addCorrectionTerm(l, d, r2, g);
         });
         Real beyond = 0;
@@ -126,33 +125,13 @@ void DivergenceFreeSph::densityAndFactor(StepContext& ctx) {
         rho[i] = m * (sum + k.poly6(0)) + rho0 * beyond;
         // a particle alone (no neighbour, no wall) has no pressure to solve for
         factor[i] = denominator > Real(1e-30) * rho0 * rho0 ? 1 / denominator : Real(0);
-        member[i] = Real(nb.count(i)) >= fewest ? Real(1) : Real(0);
+        smoothing[i] = blend * xsph;
         correction[i] = inverseOrZero(l);
       });
 }
 
-// XSPH (the viscosity) of the velocities the substep starts with (the header says why before the divergence
-// solve); nonPressureForces applies it
-void DivergenceFreeSph::viscosity(StepContext& ctx) {
-  if (!(settings_.xsph > 0)) return;
-  ctx.timers.mark(Phase::ViscosityVorticity);
-  ParticleSet& p = ctx.particles;
-  const Vec3* x = p.vec3(attr::kPosition).data;
-  const Vec3* v = p.vec3(attr::kVelocity).data;
-  Vec3* smoothing = p.vec3(attr_dfsph::kSmoothing).data;
-  NeighborView nb = ctx.grid.neighbors();
-  SphKernels k = ctx.kernels;
-  Real xsph = settings_.xsph * ctx.particleMass / ctx.scene.fluid.restDensity;
-  parallelFor(
-      p.size(), EDDY_KERNEL(Index i) {
-        Vec3 xi = x[i], vi = v[i], blend{};
-        nb.forEach(i, [&](Index j) { blend += (v[j] - vi) * k.poly6(lengthSquared(xi - x[j])); });
-        smoothing[i] = blend * xsph;
-      });
-}
-
-// the XSPH change (viscosity), gravity and drag, and the hydrostatic step of the walls' mirror pressure
-// (which does not depend on kappa)
+// XSPH, gravity and drag, and the hydrostatic step of the walls' mirror pressure (which does not depend on
+// kappa)
 void DivergenceFreeSph::nonPressureForces(StepContext& ctx, Real dt) {
   ctx.timers.mark(Phase::Integration);
   ParticleSet& p = ctx.particles;
@@ -160,7 +139,6 @@ void DivergenceFreeSph::nonPressureForces(StepContext& ctx, Real dt) {
   Vec3* v = p.vec3(attr::kVelocity).data;
   const Real* rho = p.real(attr::kDensity).data;
   const Vec3* smoothing = p.vec3(attr_dfsph::kSmoothing).data;
-  bool withXsph = settings_.xsph > 0;
   ForcesDesc body = ctx.scene.forces;
   WallKernel wall = ctx.wall;
   const ColliderData* cs = ctx.colliders.data;
@@ -171,7 +149,7 @@ void DivergenceFreeSph::nonPressureForces(StepContext& ctx, Real dt) {
   Vec3 hydrostatic = body.gravity * (2 * rho0);
   parallelFor(
       p.size(), EDDY_KERNEL(Index i) {
-        Vec3 vi = withXsph ? v[i] + smoothing[i] : v[i];
+        Vec3 vi = v[i] + smoothing[i];
         Real ri = rho[i] > 0 ? rho[i] : rho0;
         Vec3 a = bodyAcceleration(body, vi) +
                  wallPressureAcceleration(wall, cs, nc, x[i], time, 0, hydrostatic / (ri * ri), true) * gWall;
@@ -254,9 +232,10 @@ void DivergenceFreeSph::stiffnessPass(StepContext& ctx, Real dt, const std::uint
   Vec4* step = p.vec4(attr_dfsph::kPositionStep).data;
   Real* error = p.real(attr_dfsph::kError).data;
   Real* total = p.real(Divergence ? attr_dfsph::kDivergenceKappa : attr_dfsph::kDensityKappa).data;
-  const Real* member = p.real(attr_dfsph::kDivergenceMember).data;
+  NeighborView nb = ctx.grid.neighbors();
   DensityRate rates = densityRate(ctx);
   Real rho0 = ctx.scene.fluid.restDensity;
+  Real fewest = divergenceNeighbors_;
   Real carried = warmStartShare<Divergence>();
   bool everywhere = !Divergence && conjugate();
   parallelFor(
@@ -270,7 +249,7 @@ void DivergenceFreeSph::stiffnessPass(StepContext& ctx, Real dt, const std::uint
           step[i] = withW(xi, kappa);
           total[i] = kappa;
         } else if (Divergence) {
-          Real r = member[i] > 0 ? fmaxf(rate, Real(0)) : Real(0);
+          Real r = Real(nb.count(i)) >= fewest ? fmaxf(rate, Real(0)) : Real(0);
           step[i] = withW(xi, r * factor[i] / dt);
           error[i] = r * dt / rho0;
         } else {

@@ -40,13 +40,13 @@
 // carried part of the vertical pressure gradient; without this term the layers along the walls of a tank at
 // rest slid down, since the solves hold the density but nothing resists a shear.
 //
-// Viscosity is XSPH (Schechter & Bridson 2012's form, as PBF), taken from the velocities the substep starts
-// with and applied with gravity before the constant-density solve. Bender & Koschier's loop takes the
-// non-pressure forces after the divergence solve of the step before, which here would be the velocities the
-// divergence solve leaves; measured, that order settled a column 48 spacings deep 1.5 % above rho g d at
-// every probe (+1.5 .. +2.2 %, against -0.5 .. +1.1 %), past the 2 % its test holds it to, so the XSPH stage
-// stays before the divergence solve (docs/validation.md, "The divergence solve's neighbourhood and XSPH's
-// place").
+// Viscosity is XSPH (Schechter & Bridson 2012's form, as PBF), taken in the density pass from the velocities
+// the substep starts with and applied with gravity before the constant-density solve. Bender & Koschier's
+// loop takes the non-pressure forces after the divergence solve of the step before, which here would be the
+// velocities the divergence solve leaves; measured, that order settled a column 48 spacings deep 1.5 % above
+// rho g d at every probe (+1.5 .. +2.2 %, against -0.5 .. +1.1 %), past the 2 % its test holds it to, and
+// cost a walk of the neighbour lists of its own, so XSPH stays in the density pass (docs/validation.md, "The
+// divergence solve's neighbourhood and XSPH's place").
 //
 // The divergence solve leaves out the particles whose neighbourhood is thin (the free surface, as
 // SPlisHSPlasH does): fewer than 20/26 of a full one, scaled to the support, so that the solve acts at any
@@ -68,10 +68,8 @@ constexpr const char* kDivergenceKappa = "dfsph_divergence_kappa";
 constexpr const char* kFactor = "dfsph_factor";  // alpha = 1 / D
 // the position and this iteration's kappa, packed so that the velocity pass reads a neighbour in one load
 constexpr const char* kPositionStep = "dfsph_position_step";
-constexpr const char* kError = "dfsph_error";     // this iteration's error, for the mean
-constexpr const char* kSmoothing = "dfsph_xsph";  // the XSPH velocity change
-// 1 where the particle's neighbourhood is full enough for the divergence solve, else 0
-constexpr const char* kDivergenceMember = "dfsph_divergence_member";
+constexpr const char* kError = "dfsph_error";                     // this iteration's error, for the mean
+constexpr const char* kSmoothing = "dfsph_xsph";                  // the XSPH velocity change
 constexpr const char* kCorrection = "dfsph_gradient_correction";  // L^-1 (SymmetricMatrix)
 // the gradient of both solves' kappa, as the pressure is (its mirror's variation along the walls)
 constexpr const char* kKappaGradient = "dfsph_density_kappa_gradient";
@@ -108,7 +106,6 @@ class DivergenceFreeSph final : public Solver {
 
   // stages of one substep, in order (public so that CUDA lambdas may live in them)
   void densityAndFactor(StepContext& ctx);
-  void viscosity(StepContext& ctx);
   void nonPressureForces(StepContext& ctx, Real dt);
   // one of the two solves; returns the iterations it ran
   template <bool Divergence>
