@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Checks that source folders include only folders on their own floor or below.
+
+The floors (lowest first) are the declared layering of eddy; docs/architecture.md draws them. A file may
+include headers from its own folder, from any folder on a lower floor, and the public headers <eddy/...>.
+`apps/`, `render/` and `viewer/` are clients of the engine: below them they may see only the public
+headers, `io/` (file formats), `render/` and `viewer/`, never the engine's own folders; and the engine
+never includes `io/`.
+
+Known exceptions are listed in ALLOWED with the reason they still exist; the check fails when an include
+breaks the layering and is not listed, and when a listed exception no longer exists (so the list only
+shrinks). Run: python3 scripts/check_layering.py [--list]
+"""
+import pathlib
+import re
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+# Floor of each folder under src/ (and apps/). Folders on one floor may not include each other.
+FLOORS = {
+    "core": 0,
+    "backend": 1,
+    "colliders": 2,
+    "neighbors": 3,
+    "emitters": 3,
+    "solvers": 4,
+    "probes": 5,
+    "surface": 5,
+    "sim": 6,
+    "io": 7,
+    "render": 8,
+    "viewer": 9,
+    "apps": 10,
+}
+# Clients of the engine: they reach it only through include/eddy.
+CLIENTS = {"render", "viewer", "apps"}
+ENGINE = {name for name in FLOORS if name not in CLIENTS and name != "io"}
+
+# (including file, included header): why it is still allowed.
+ALLOWED = {
+    ("apps/bench_surface.cpp", "colliders/triangle_mesh.h"): "a client reaching past include/eddy",
+    ("apps/bench_surface.cpp", "surface/openvdb_level_set.h"): "a client reaching past include/eddy",
+    ("apps/bench_surface.cpp", "surface/surface_reconstruction.h"): "a client reaching past include/eddy",
+    ("apps/main.cpp", "surface/openvdb_level_set.h"): "a client reaching past include/eddy",
+    ("apps/mesh_info_command.cpp", "colliders/mesh_field.h"): "a client reaching past include/eddy",
+    ("apps/mesh_info_command.cpp", "colliders/triangle_mesh.h"): "a client reaching past include/eddy",
+    ("apps/render_command.cpp", "colliders/triangle_mesh.h"): "a client reaching past include/eddy",
+    ("apps/render_command.cpp", "surface/particle_ellipsoids.h"): "a client reaching past include/eddy",
+    ("apps/run_command.cpp", "colliders/triangle_mesh.h"): "a client reaching past include/eddy",
+    ("apps/surface_command.cpp", "colliders/triangle_mesh.h"): "a client reaching past include/eddy",
+    ("apps/surface_command.cpp", "surface/openvdb_level_set.h"): "a client reaching past include/eddy",
+    ("apps/surface_command.cpp", "surface/surface_reconstruction.h"): "a client reaching past include/eddy",
+    ("src/colliders/triangle_mesh.cpp", "io/vtu_reader.h"): "the mesh parser lives in colliders/",
+    ("src/core/create_simulation.cpp", "colliders/mesh_field.h"): "factories on the ground floor",
+    ("src/core/create_simulation.cpp", "surface/particle_ellipsoids.h"): "factories on the ground floor",
+    ("src/core/create_simulation.cpp", "surface/surface_reconstruction.h"): "factories on the ground floor",
+    ("src/core/surface_settings.cpp", "surface/surface_reconstruction.h"): "factories on the ground floor",
+    ("src/neighbors/neighbor_grid.h", "sim/particle_set.h"): "the particle store sits above its users",
+    ("src/probes/probe_sampler.h", "sim/particle_set.h"): "the particle store sits above its users",
+    ("src/render/ellipsoid_buffer.cpp", "surface/particle_ellipsoids.h"): "a client reaching past include/eddy",
+    ("src/render/mesh_buffer.cpp", "surface/marching_cubes.h"): "a client reaching past include/eddy",
+    ("src/render/scenery.cpp", "colliders/collider.h"): "a client reaching past include/eddy",
+    ("src/render/scenery.cpp", "colliders/mesh_shape.h"): "a client reaching past include/eddy",
+    ("src/render/surface_renderer.h", "colliders/triangle_mesh.h"): "a client reaching past include/eddy",
+    ("src/sim/fluid_simulation.cpp", "io/blow_up_report.h"): "the engine formats its own blow-up report",
+    ("src/sim/fluid_simulation.h", "io/blow_up_report.h"): "the engine formats its own blow-up report",
+    ("src/solvers/mpm/mpm_grid.h", "sim/particle_set.h"): "the particle store sits above its users",
+    ("src/solvers/solver.h", "sim/particle_set.h"): "the particle store sits above its users",
+    ("src/solvers/solver.h", "sim/phase_timers.h"): "the timers sit above their users",
+    ("src/surface/yu_turk_field.h", "sim/particle_set.h"): "the particle store sits above its users",
+}
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)
+
+
+def folder_of(path: pathlib.Path) -> str:
+    rel = path.relative_to(ROOT)
+    if rel.parts[0] == "apps":
+        return "apps"
+    return rel.parts[1]
+
+
+def allowed_target(source: str, target: str) -> bool:
+    if target == source:
+        return True
+    if source in CLIENTS:
+        return (target in CLIENTS or target == "io") and FLOORS[target] < FLOORS[source]
+    if source in ENGINE and target == "io":
+        return False
+    return FLOORS[target] < FLOORS[source]
+
+
+def violations():
+    found = []
+    files = sorted(p for d in ("src", "apps") for p in (ROOT / d).rglob("*")
+                   if p.suffix in (".h", ".cpp", ".cu", ".cuh"))
+    for path in files:
+        source = folder_of(path)
+        if source not in FLOORS:
+            found.append((path, "", f"folder '{source}' has no floor in scripts/check_layering.py"))
+            continue
+        for header in INCLUDE.findall(path.read_text(encoding="utf-8")):
+            target = header.split("/")[0] if "/" in header else source
+            if target not in FLOORS:
+                continue  # a header beside the file, or a system header spelt with quotes
+            if not allowed_target(source, target):
+                found.append((path, header, f"{source} (floor {FLOORS[source]}) includes {target} "
+                                            f"(floor {FLOORS[target]})"))
+    return found
+
+
+def main() -> int:
+    found = violations()
+    listed = {(str(p.relative_to(ROOT)), h) for p, h, _ in found}
+    unexpected = [(p, h, why) for p, h, why in found if (str(p.relative_to(ROOT)), h) not in ALLOWED]
+    stale = sorted(key for key in ALLOWED if key not in listed)
+    if "--list" in sys.argv:
+        for p, h, why in found:
+            print(f"{p.relative_to(ROOT)}: {h}: {why}")
+    print(f"includes against the layering: {len(found)} ({len(found) - len(unexpected)} listed as known)")
+    for p, h, why in unexpected:
+        print(f"error: {p.relative_to(ROOT)} includes \"{h}\": {why}", file=sys.stderr)
+    for p, h in stale:
+        print(f"error: scripts/check_layering.py lists {p} -> {h}, which no longer exists: remove it",
+              file=sys.stderr)
+    return 1 if unexpected or stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
