@@ -13,7 +13,7 @@
 #                          kernels matching REGEX in `eddy bench --solver $EDDY_SOLVER` (pbf) at 1M particles
 #   sanitize [FILTER]      compute-sanitizer's memcheck, racecheck and synccheck (EDDY_SANITIZE_TOOLS) over the
 #                          GPU tests (gtest FILTER, default all), a log per tool
-[ $# -gt 0 ] || { sed -n '2,17p' "${BASH_SOURCE[0]}"; exit 2; }
+[ $# -gt 0 ] || { sed -n '2,15p' "${BASH_SOURCE[0]}"; exit 2; }
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
 # one CSV row per kernel and metric -> one line per launch, and their sum

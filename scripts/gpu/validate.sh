@@ -19,7 +19,7 @@
 #   column           scenes/validation/deep_column.json (DFSPH, 48 spacings deep): scripts/column_probes.py
 #   martin-moyce     scenes/validation/martin_moyce.json with pbf, wcsph, dfsph and mpm, read by
 #                    scripts/martin_moyce_front.py
-[ $# -gt 0 ] || { sed -n '2,22p' "${BASH_SOURCE[0]}"; exit 2; }
+[ $# -gt 0 ] || { sed -n '2,21p' "${BASH_SOURCE[0]}"; exit 2; }
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 solvers=${EDDY_SOLVERS:-wcsph dfsph}
 spacings=${EDDY_SPACINGS:-0.015 0.0075}
