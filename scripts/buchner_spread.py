@@ -3,7 +3,7 @@
 
 usage: buchner_spread.py DIR [--solvers wcsph dfsph] [--phases]
 
-DIR holds the probes of scripts/gpu_buchner_spread.sh, buchner_<solver>_<spacing>_fps<F>.csv, runs of
+DIR holds the probes of `scripts/gpu/validate.sh buchner-spread`, buchner_<solver>_<spacing>_fps<F>.csv, runs of
 scenes/validation/buchner_wall_pressure.json that differ only in their frame rate. For each solver and
 spacing, and for P1 and P2 read at a point and over the sensor face, prints a Markdown row: the ranges
 over the runs of the impact time, the first peak and the plateau (T 3.5-5.3), and the mean error over the
@@ -55,7 +55,7 @@ def main():
             runs.setdefault((match.group(1), float(match.group(2))), []).append(path)
     if not runs:
         print(f"buchner_spread: {args.dir}: no buchner_<solver>_<spacing>_fps<F>.csv files of the solvers "
-              f"{' '.join(args.solvers)} (DIR must hold the output of scripts/gpu_buchner_spread.sh)",
+              f"{' '.join(args.solvers)} (DIR must hold the output of scripts/gpu/validate.sh buchner-spread)",
               file=sys.stderr)
         sys.exit(2)
     experiment = {sensor: buchner_compare.read_experiment(sensor) for sensor in ("P1", "P2")}

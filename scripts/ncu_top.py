@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The heaviest kernels of each solver from the CSV files of scripts/gpu_ncu_top.sh.
+"""The heaviest kernels of each solver from the CSV files of `scripts/gpu/profile.sh top`.
 
     python3 scripts/ncu_top.py DIR [--top 3] [--substeps 3]
 
