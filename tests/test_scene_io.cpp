@@ -764,6 +764,16 @@ TEST(SceneIo, RangesAreCheckedInSinglePrecision) {
       {"/emitters/0/shape/radius: must be > 0"});
   // the smallest positive single-precision number is still > 0
   EXPECT_GT(parseScene(minimalWith("/fluid/rest_density", 1.5e-45), "ok.json").fluid.restDensity, 0.0f);
+  // a decimal that is out of range as written is quoted as written, without its single-precision digits
+  // (-0.1 is -0.10000000149011612 in single precision, which says nothing about why it is refused)
+  for (const auto& [value, text] : {std::pair{-0.1, "-0.1"}, std::pair{-2.7, "-2.7"}}) {
+    try {
+      parseScene(minimalWith("/fluid/spacing", value), "neg.json");
+      ADD_FAILURE() << "no InputError for " << text;
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()), std::string("neg.json: /fluid/spacing: must be > 0, got ") + text);
+    }
+  }
 }
 
 TEST(SceneIo, UnknownColliderReference) {
