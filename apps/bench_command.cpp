@@ -295,8 +295,11 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& o) {
       "Time simulation substeps of a dam break at several particle counts (its substep scaled with the "
       "spacing, so that the flow moves as many spacings a substep at every size) and print a per-phase "
       "table (optionally JSON). Nothing else is written.");
-  sub->add_option("--solver", o.solver, "Solver to time: pbf, wcsph, dfsph or mpm.")
-      ->type_name("pbf|wcsph")
+  // the registered solvers (src/solvers/registry.cpp), so that the help follows a new one
+  std::string solvers;
+  for (const std::string& name : solverNames()) solvers += (solvers.empty() ? "" : "|") + name;
+  sub->add_option("--solver", o.solver, "Solver to time (" + solvers + ").")
+      ->type_name(solvers)
       ->capture_default_str();
   sub->add_option("--particles", o.particles,
                   "Comma-separated particle counts; each is built and timed on its own.")

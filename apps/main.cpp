@@ -88,8 +88,9 @@ int guarded(Command&& command) {
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "eddy: particle fluid simulation (Position Based Fluids and weakly compressible SPH) on the CPU "
-      "or a CUDA GPU.",
+      "eddy: particle fluid simulation on the CPU or a CUDA GPU: Position Based Fluids (PBF), weakly "
+      "compressible SPH (WCSPH), divergence-free SPH (DFSPH) and the Moving Least Squares Material Point "
+      "Method (MPM: water, elastic solids, snow, sand). Scenes are JSON files (docs/scene-format.md).",
       "eddy"};
   app.set_version_flag("--version", versionText,
                        "Print the version, the backends built and the GPU, then exit.");

@@ -1,11 +1,13 @@
 // The eddy executable end to end: exit codes, messages, files written (and not written).
 #include <eddy/checkpoint.h>
+#include <eddy/simulation.h>
 #include <eddy/version.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -108,6 +110,22 @@ TEST_F(Cli, HelpDocumentsOptions) {
   const CliResult m = run("mesh-info --help");
   EXPECT_EQ(m.code, 0) << m.err;
   EXPECT_NE(m.out.find("FILE"), std::string::npos);
+}
+
+// the help names every registered solver: the program's description and bench's --solver
+TEST_F(Cli, HelpNamesEverySolver) {
+  const CliResult r = run("--help");
+  EXPECT_EQ(r.code, 0) << r.err;
+  const CliResult b = run("bench --help");
+  EXPECT_EQ(b.code, 0) << b.err;
+  std::string choices;
+  for (const std::string& name : eddy::solverNames()) {
+    std::string upper = name;
+    for (char& ch : upper) ch = char(std::toupper(static_cast<unsigned char>(ch)));
+    EXPECT_NE(r.out.find("(" + upper), std::string::npos) << upper << " not in: " << r.out;
+    choices += (choices.empty() ? "" : "|") + name;
+  }
+  EXPECT_NE(b.out.find("--solver " + choices), std::string::npos) << b.out;
 }
 
 TEST_F(Cli, UnknownFlagFailsWithoutCreatingOutput) {

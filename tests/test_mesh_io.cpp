@@ -1,6 +1,8 @@
 // Triangle-mesh files: OBJ and PLY (ASCII, little- and big-endian binary) read back what was written,
 // polygons become fans, extra properties are skipped, bad files fail with one message naming the file and
 // the line or element; inspectMesh counts boundary and non-manifold edges on welded vertices.
+#include <eddy/scene_io.h>
+#include <eddy/simulation.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -334,6 +336,60 @@ TEST_F(MeshIo, MissingFileIsNamed) {
   expectInputError([&] { loadTriangleMesh(dir_.string() + "/folder.ply"); }, {"folder.ply", "not found"});
   fs::create_directories(dir_ / "dir.obj");
   expectInputError([&] { loadTriangleMesh(path("dir.obj")); }, {"dir.obj", "directory"});
+}
+
+// A mesh a scene reads that is missing or bad is refused naming the scene, the key and the file; a missing
+// Stanford model (the seed_dragon_* and bunny_tank scenes read them from beside the repository, as on a
+// fresh clone without them) also says where to get one and which shipped scenes run without it.
+TEST_F(MeshIo, SceneMeshErrorsNameTheKey) {
+  fs::create_directories(dir_ / "a" / "b");
+  for (const char* name : {"bunny_tank.json", "seed_dragon_pour.json"}) {
+    fs::copy_file(test::sourceDir() + "/scenes/" + name, dir_ / "a" / "b" / name);
+    const std::string scene = (dir_ / "a" / "b" / name).string();
+    const std::string mesh =
+        std::string(name) == "bunny_tank.json" ? "stanford-bunny-28k.obj" : "stanford-dragon-100k.obj";
+    expectInputError([&] { createSimulation(loadScene(scene), Backend::Cpu); },
+                     {scene + ": /colliders/0/shape/file: mesh file '" +
+                          (dir_ / "shared/data/meshes" / mesh).string() + "' not found; ",
+                      "https://graphics.stanford.edu/data/3Dscanrep/", "scenes/knot_pour.json"});
+  }
+  // other meshes: the key and the loader's message, without the Stanford note
+  const std::string scene = (dir_ / "a" / "b" / "bunny_tank.json").string();
+  try {
+    createSimulation(loadScene(scene, {"colliders.0.shape.file=tank.obj"}), Backend::Cpu);
+    ADD_FAILURE() << "no InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), scene + ": /colliders/0/shape/file: mesh file '" +
+                                         (dir_ / "a" / "b" / "tank.obj").string() + "' not found");
+  }
+  writeBytes("a/b/tank.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n");
+  expectInputError(
+      [&] { createSimulation(loadScene(scene, {"colliders.0.shape.file=tank.obj"}), Backend::Cpu); },
+      {scene + ": /colliders/0/shape/file: ", "tank.obj:4", "vertex 4"});
+}
+
+// The meshes that ship in scenes/meshes (scripts/make_meshes.py writes them): small, closed, manifold, with
+// no degenerate triangle; the blob is a sphere (V - E + F = 2), the knot a torus (0).
+TEST_F(MeshIo, ShippedMeshesAreSmallAndClosed) {
+  struct Shipped {
+    const char* name;
+    std::size_t vertices, triangles;
+    long eulerCharacteristic;
+  };
+  for (const Shipped& expected :
+       {Shipped{"blob_bunny.obj", 2562, 5120, 2}, Shipped{"trefoil_knot.obj", 2304, 4608, 0}}) {
+    const std::string file = test::sourceDir() + "/scenes/meshes/" + expected.name;
+    ASSERT_TRUE(fs::is_regular_file(file)) << file;
+    EXPECT_LT(fs::file_size(file), 200u * 1024u) << file;
+    const MeshReport r = inspectMesh(loadTriangleMesh(file));
+    EXPECT_EQ(r.vertices, expected.vertices) << expected.name;
+    EXPECT_EQ(r.triangles, expected.triangles) << expected.name;
+    EXPECT_TRUE(r.closed()) << expected.name << ": " << r.boundaryEdges << " boundary, " << r.nonManifoldEdges
+                            << " non-manifold edges";
+    EXPECT_EQ(r.degenerateTriangles, 0u) << expected.name;
+    EXPECT_EQ(long(r.vertices) - long(3 * r.triangles / 2) + long(r.triangles), expected.eulerCharacteristic)
+        << expected.name;
+  }
 }
 
 TEST_F(MeshIo, UnknownExtensionIsRefused) {

@@ -9,7 +9,12 @@ namespace eddy {
 
 PlacedMesh placeMesh(const ShapeDesc& shape, Quat orientation, const std::string& where, bool needsInside) {
   PlacedMesh out;
-  out.mesh = loadTriangleMesh(shape.file);
+  try {
+    out.mesh = loadTriangleMesh(shape.file);
+  } catch (const InputError& e) {
+    // the loader names the file and the line; the key says which shape of the scene reads it
+    throw InputError(where + "/file: " + e.what());
+  }
   MeshReport report = inspectMesh(out.mesh);
   if (!report.closed() && !(shape.thickness > 0))
     throw InputError(

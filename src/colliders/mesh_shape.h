@@ -22,8 +22,9 @@ struct PlacedMesh {
 
 // `orientation` is the shape's (the fit looks at the turned mesh); `where` names the shape in messages,
 // e.g. "scene.json: /colliders/0/shape"; `needsInside` for a tank or a filled mesh, which cannot be a
-// shell. Throws InputError naming the file for a mesh that cannot be loaded, an open mesh without a
-// thickness, and a mesh with no extent to fit.
+// shell. Throws InputError naming the key (`where` + "/file") and the file for a mesh that cannot be loaded
+// (a missing Stanford model: where to get it), an open mesh without a thickness, and a mesh with no extent
+// to fit.
 PlacedMesh placeMesh(const ShapeDesc& shape, Quat orientation, const std::string& where,
                      bool needsInside = false);
 

@@ -42,11 +42,22 @@ std::string lowerExtension(const std::string& path) {
                    "'; allowed: .obj, .ply");
 }
 
+// The Stanford 3D Scanning Repository's models (free for research use) are not ours to ship; scenes that read
+// them name them stanford-*, and a user who lacks one learns where it comes from.
+std::string whereToGet(const std::string& path, std::string_view kind) {
+  if (kind != "mesh" || !std::filesystem::path(path).filename().string().starts_with("stanford-")) return "";
+  return "; the Stanford models do not ship with eddy: get the model from the Stanford 3D Scanning "
+         "Repository, "
+         "https://graphics.stanford.edu/data/3Dscanrep/, decimate it to the triangle count in the file name "
+         "and save it there as OBJ (scenes/knot_pour.json and scenes/blob_bunny_tank.json run on meshes that "
+         "ship in scenes/meshes)";
+}
+
 std::string readMeshFile(const std::string& path, std::string_view kind = "mesh") {
   const std::string file = std::string(kind) + " file '";
   std::error_code ec;
   const auto st = std::filesystem::status(path, ec);
-  if (!std::filesystem::exists(st)) throw InputError(file + path + "' not found");
+  if (!std::filesystem::exists(st)) throw InputError(file + path + "' not found" + whereToGet(path, kind));
   if (std::filesystem::is_directory(st)) throw InputError(file + path + "' is a directory, not a file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(file + path + "' cannot be read");

@@ -66,6 +66,14 @@ bool inRange(double v, const Range& r) {
   return true;
 }
 
+std::string outOfRange(const Range& r, const Json& written, double stored) {
+  std::string msg = "must be " + rangeText(r) + ", got " + written.dump();
+  // most decimals (-0.1) are not exact in single precision either, but only where the rounding is what puts
+  // the number out of range (1e-50 becomes 0) does the stored value explain the refusal
+  if (inRange(written.get<double>(), r)) msg += " (" + formatReal(Real(stored)) + " in single precision)";
+  return msg;
+}
+
 // json pointer escaping (RFC 6901)
 std::string pointerChild(const std::string& ptr, std::string_view key) {
   std::string out = ptr + "/";

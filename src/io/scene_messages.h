@@ -24,6 +24,9 @@ std::string joinList(std::span<const std::string_view> items);
 std::string describe(const Json& v);
 std::string rangeText(const scene_keys::Range& r);
 bool inRange(double v, const scene_keys::Range& r);
+// "must be > 0, got -0.1" for a number as written in the file; the value stored in single precision is added
+// only where the rounding to it is what puts the number out of range ("got 1e-50 (0 in single precision)")
+std::string outOfRange(const scene_keys::Range& r, const Json& written, double stored);
 // json pointer escaping (RFC 6901)
 std::string pointerChild(const std::string& ptr, std::string_view key);
 std::string pointerChild(const std::string& ptr, std::size_t index);

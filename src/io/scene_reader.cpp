@@ -88,10 +88,7 @@ class Reader final : public scene_probes::ReaderAccess {
     }
     // checked as stored: 1e-50 passes "> 0" in double but is 0 in single precision (found by fuzzing)
     const double stored = double(Real(d));
-    if (!inRange(stored, range)) {
-      fail(ptr, "must be " + rangeText(range) + ", got " + v.dump() +
-                    (stored != d ? " (" + formatNumber(stored) + " in single precision)" : ""));
-    }
+    if (!inRange(stored, range)) fail(ptr, outOfRange(range, v, stored));
     return stored;
   }
 
