@@ -63,8 +63,6 @@ ALLOWED = {
     ("src/render/scenery.cpp", "colliders/collider.h"): "a client reaching past include/eddy",
     ("src/render/scenery.cpp", "colliders/mesh_shape.h"): "a client reaching past include/eddy",
     ("src/render/surface_renderer.h", "colliders/triangle_mesh.h"): "a client reaching past include/eddy",
-    ("src/sim/fluid_simulation.cpp", "io/blow_up_report.h"): "the engine formats its own blow-up report",
-    ("src/sim/fluid_simulation.h", "io/blow_up_report.h"): "the engine formats its own blow-up report",
     ("src/solvers/mpm/mpm_grid.h", "sim/particle_set.h"): "the particle store sits above its users",
     ("src/solvers/solver.h", "sim/particle_set.h"): "the particle store sits above its users",
     ("src/solvers/solver.h", "sim/phase_timers.h"): "the timers sit above their users",

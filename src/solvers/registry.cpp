@@ -25,6 +25,12 @@ const std::vector<SolverEntry>& registeredSolvers() {
   return solvers;
 }
 
+std::vector<std::string> solverNames() {
+  std::vector<std::string> names;
+  for (const SolverEntry& e : registeredSolvers()) names.push_back(e.name);
+  return names;
+}
+
 std::unique_ptr<Solver> makeSolver(const SceneDesc& scene) {
   std::string names;
   for (const SolverEntry& e : registeredSolvers()) {

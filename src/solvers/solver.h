@@ -121,6 +121,8 @@ struct SolverEntry {
 
 // the registered solvers (src/solvers/registry.cpp: one line per solver)
 const std::vector<SolverEntry>& registeredSolvers();
+// the registered solvers' names, in registration order (the scene key "solver" takes one)
+std::vector<std::string> solverNames();
 std::unique_ptr<Solver> makeSolver(const SceneDesc& scene);
 
 }  // namespace eddy::EDDY_NS

@@ -1,23 +1,21 @@
-// The speeds the scene prescribes, which the substep limits count before any particle has them (the CFL
-// maxima are read back one substep late): see FluidSimulation::advanceFrame.
+#include "sim/time_step.h"
+
 #include <algorithm>
 #include <cmath>
-
-#include "sim/fluid_simulation.h"
+#include <limits>
 
 namespace eddy::EDDY_NS {
 
-// The fastest a collider's surface or a nozzle's jet moves at some time in [t0, t1], from the scene alone
-// (no read-back): a collider's centre speed plus its spin times its reach (a bound on a surface point's
-// distance from the centre: the shape's own, or the farthest corner of the domain for a plane or the
-// domain itself); every keyframe segment that overlaps the interval counts. A nozzle counts while it is
-// active, has particles left to emit and its emission window overlaps the interval. (The times compare in the
+// A collider's surface speed is its centre speed plus its spin times its reach (a bound on a surface
+// point's distance from the centre: the shape's own, or the farthest corner of the domain for a plane or
+// the domain itself); every keyframe segment that overlaps the interval counts. (The times compare in the
 // scene's precision: a keyframe at 0.2 s ends a segment at the frame that starts at 0.2 s.)
-Real FluidSimulation::prescribedSpeed(double t0, double t1) const {
-  const Vec3 lo = scene_.domain.min, hi = scene_.domain.max;
+Real prescribedSpeed(const SceneDesc& scene, const SceneModel& model, const NozzleEmission& nozzles,
+                     double t0, double t1) {
+  const Vec3 lo = scene.domain.min, hi = scene.domain.max;
   Real fastest = 0;
-  for (std::size_t c = 0; c + 1 < hostColliders_.size(); ++c) {
-    const ColliderData& d = hostColliders_[c];
+  for (std::size_t c = 0; c + 1 < model.hostColliders.size(); ++c) {
+    const ColliderData& d = model.hostColliders[c];
     Real reach = 0;
     switch (d.kind) {
       case ShapeKind::Box:
@@ -48,18 +46,29 @@ Real FluidSimulation::prescribedSpeed(double t0, double t1) const {
       fastest = std::max(fastest, surfaceSpeed(d.linearVelocity, d.angularVelocity));
       continue;
     }
-    const ColliderKeyframe* f = hostKeyframes_.data() + firstKeyframe_[c];
+    const ColliderKeyframe* f = model.hostKeyframes.data() + model.firstKeyframe[c];
     // segment k runs from f[k].time to f[k + 1].time; the last keyframe holds still
     for (int k = 0; k + 1 < d.keyframeCount; ++k)
       if (f[k].time < Real(t1) && f[k + 1].time > Real(t0))
         fastest = std::max(fastest, surfaceSpeed(f[k].velocity, f[k].spin));
   }
-  for (std::size_t k = 0; k < nozzles_.size(); ++k) {
-    const EmitterDesc& e = scene_.emitters[std::size_t(nozzleEmitter_[k])];
-    bool emitting = nozzleActive_[k] && nozzles_[k].emitted() < e.maxParticles;
-    if (emitting && e.start < Real(t1) && e.stop > Real(t0)) fastest = std::max(fastest, e.speed);
+  return std::max(fastest, nozzles.fastestJet(t0, t1));
+}
+
+Real motionTimeStep(const SceneDesc& scene, const ParticleSet& particles, Primitives& prims,
+                    Buffer<Real>& scratch, Real known) {
+  Index n = particles.size();
+  Real vmax = known;
+  if (n > 0) {
+    Real* s = scratch.data();
+    const Vec3* v = particles.vec3(attr::kVelocity).data;
+    Real gained = length(scene.forces.gravity) / scene.time.fps;
+    parallelFor(
+        n, EDDY_KERNEL(Index i) { s[i] = length(v[i]) + gained; });
+    vmax = std::max(vmax, prims.max(scratch.view(n), n));
   }
-  return fastest;
+  if (!(vmax > 0)) return std::numeric_limits<Real>::infinity();
+  return scene.time.cfl * scene.fluid.spacing / vmax;
 }
 
 }  // namespace eddy::EDDY_NS

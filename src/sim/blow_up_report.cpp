@@ -1,4 +1,4 @@
-#include "io/blow_up_report.h"
+#include "sim/blow_up_report.h"
 
 #include <algorithm>
 #include <cmath>

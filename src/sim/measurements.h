@@ -1,0 +1,49 @@
+// What a scene asks to be measured in the fluid: its probes (pressure points and wave gauges), sampled
+// after each substep they are due, and the forces and torques the fluid puts on each collider. Both read
+// the solver's pressure, which is also what particle files write.
+#pragma once
+
+#include <eddy/scene.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "probes/probe_sampler.h"
+#include "probes/wall_forces.h"
+#include "solvers/solver.h"
+
+namespace eddy::EDDY_NS {
+
+class Measurements {
+ public:
+  // throws InputError for probes in a scene whose solver has no neighbour grid to read them through
+  Measurements(const SceneDesc& scene, StepContext& ctx, Solver& solver);
+
+  // each particle's pressure, Pa, as the solver has it now; null where the solver has none (PBF, MPM)
+  const Real* pressures(StepContext& ctx, Solver& solver);
+
+  // after a substep that ended at `time`: the probes that are due read the particles where it left them
+  void sampleProbes(StepContext& ctx, Solver& solver, double time);
+  std::vector<std::string> probeColumns() const;
+  void takeProbeRows(std::vector<std::vector<double>>& rows);
+  // a restored state's clock: each probe's next sample from `time` on
+  void startAt(double time);
+
+  bool hasPressure() const { return hasPressure_; }
+  // six columns a collider (and the domain last), empty without pressures
+  std::vector<std::string> forceColumns() const;
+  // the forces at the particles' current state (densities brought to the current positions by the caller)
+  std::vector<double> colliderForces(StepContext& ctx, Solver& solver);
+
+  std::size_t bytes() const;
+
+ private:
+  const SceneDesc& scene_;
+  Buffer<Real> pressure_;  // a value per particle
+  bool hasPressure_ = false;
+  std::unique_ptr<ProbeSampler> probes_;  // only with probes in the scene
+  WallForces wallForces_;
+};
+
+}  // namespace eddy::EDDY_NS
