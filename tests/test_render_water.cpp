@@ -114,7 +114,7 @@ eddy::SceneDesc cubeScene() {
   return scene;
 }
 
-// A slab of water 0.5 m thick seen straight on, over two backgrounds (the plain one, and the scenery's far
+// A slab of water 0.3 m thick seen straight on, over two backgrounds (the plain one, and the scenery's far
 // wall): the difference between the two pictures is what crosses the water, as the reflection and the
 // light scattered in are the same over both. Linear light: (1 - F0) exp(-(a + b) t) of the backgrounds'
 // difference, a the absorption per metre, b the scattering.
@@ -124,7 +124,7 @@ TEST_F(RenderWater, AbsorptionIsThePerMetreFigureInLinearLight) {
   Camera camera;
   camera.position = {0, 0, 3};
   camera.target = {0, 0, 0};
-  const float t = 0.5f;
+  const float t = 0.3f;
   const eddy::TriangleMesh slab = boxMesh({0, 0, 0}, {0.4f, 0.4f, t / 2});
   WaterStyle style;
   SurfaceRenderer renderer(kWidth, kHeight);

@@ -57,7 +57,7 @@ void main() {
     ivec2 c = ivec2(floor(worldPosition.xz / checker));
     if (((c.x + c.y) & 1) != 0) base *= 0.86;
   }
-  float light = 0.12 + 0.25 * (0.5 + 0.5 * n.y) + 0.55 * max(dot(n, normalize(sun)), 0.0);
+  float light = 0.25 + 0.25 * (0.5 + 0.5 * n.y) + 0.5 * max(dot(n, normalize(sun)), 0.0);
   colour = vec4(toSrgb(toLinear(base) * light), 1);
 }
 )";
@@ -238,9 +238,12 @@ Scenery::Scenery(const SceneDesc& scene, bool floorAndColliders)
   floor->albedo = Rgb{0.82f, 0.81f, 0.78f};
   parts_.push_back(std::move(floor));
   // the domain's side walls, which hold the particles: a tank seen from outside shows its far inside
+  // (unless the scene has a tank of its own, a container collider, drawn below)
+  const bool tank = std::any_of(scene.colliders.begin(), scene.colliders.end(),
+                                [](const ColliderDesc& d) { return d.container; });
   auto walls = std::make_unique<Part>();
   for (int axis : {0, 2})
-    for (int side = -1; side <= 1; side += 2) {
+    for (int side = -1; side <= 1 && !tank; side += 2) {
       const int across = 2 - axis;  // the wall's horizontal direction
       Vec3 n{0, 0, 0}, u{0, 0, 0}, v{0, 0, 0};
       (&n.x)[axis] = Real(side);
@@ -250,8 +253,8 @@ Scenery::Scenery(const SceneDesc& scene, bool floorAndColliders)
       walls->triangles.quad(c - u - v, c + u - v, c + u + v, c - u + v, n);
     }
   walls->insideOnly = true;
-  walls->albedo = Rgb{0.80f, 0.84f, 0.86f};
-  parts_.push_back(std::move(walls));
+  walls->albedo = Rgb{0.86f, 0.89f, 0.91f};
+  if (!tank) parts_.push_back(std::move(walls));
   for (std::size_t i = 0; i < scene.colliders.size(); ++i) {
     const ColliderDesc& d = scene.colliders[i];
     auto part = std::make_unique<Part>();

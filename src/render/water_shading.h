@@ -18,7 +18,7 @@ namespace eddy::render {
 
 // the grey scattering coefficient of the water, 1/m: the water's own colour fills in as the light from
 // behind is taken away, so that the floor does not show at full contrast through half a metre of water
-inline constexpr float kWaterScattering = 1.0f;
+inline constexpr float kWaterScattering = 2.0f;
 
 // sRGB decoding and encoding, pasted into the shaders that need it alone
 inline constexpr const char* kSrgb = R"(
@@ -48,16 +48,17 @@ vec3 sky(vec3 d) {
     return texture(environment, uv).rgb;
   }
   float up = d.y;
-  vec3 horizon = toLinear(vec3(0.84, 0.89, 0.95)), zenith = toLinear(vec3(0.32, 0.54, 0.86));
+  vec3 horizon = toLinear(vec3(0.80, 0.87, 0.95)), zenith = toLinear(vec3(0.27, 0.50, 0.85));
   vec3 ground = toLinear(vec3(0.62, 0.61, 0.59));
-  return up > 0.0 ? mix(horizon, zenith, pow(up, 0.6)) : mix(horizon, ground, min(-up * 3.0, 1.0));
+  return up > 0.0 ? mix(horizon, zenith, pow(up, 0.4)) : mix(horizon, ground, min(-up * 3.0, 1.0));
 }
 // what comes through `thickness` metres of water from `behind` (linear): absorbed and scattered out, and
 // the sky's light scattered in
 vec3 throughWater(vec3 behind, float thickness, vec3 absorption) {
   vec3 extinction = absorption + vec3(scattering);
   vec3 kept = exp(-extinction * thickness);
-  vec3 ambient = 0.5 * (sky(vec3(0.0, 1.0, 0.0)) + sky(normalize(vec3(1.0, 0.3, 0.0))));
+  // the light scattered towards the eye: a share of the sky's, which lights the water from above
+  vec3 ambient = 0.2 * (sky(vec3(0.0, 1.0, 0.0)) + sky(normalize(vec3(1.0, 0.3, 0.0))));
   return behind * kept + scattering / max(extinction, vec3(1e-6)) * ambient * (1.0 - kept);
 }
 // n: the surface normal, v: towards the eye (both unit), transmitted: what comes through the water
