@@ -253,7 +253,7 @@ Scenery::Scenery(const SceneDesc& scene, bool floorAndColliders)
       walls->triangles.quad(c - u - v, c + u - v, c + u + v, c - u + v, n);
     }
   walls->insideOnly = true;
-  walls->albedo = Rgb{0.86f, 0.89f, 0.91f};
+  walls->albedo = Rgb{0.88f, 0.86f, 0.82f};
   if (!tank) parts_.push_back(std::move(walls));
   for (std::size_t i = 0; i < scene.colliders.size(); ++i) {
     const ColliderDesc& d = scene.colliders[i];

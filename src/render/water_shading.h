@@ -18,7 +18,7 @@ namespace eddy::render {
 
 // the grey scattering coefficient of the water, 1/m: the water's own colour fills in as the light from
 // behind is taken away, so that the floor does not show at full contrast through half a metre of water
-inline constexpr float kWaterScattering = 2.0f;
+inline constexpr float kWaterScattering = 4.0f;
 
 // sRGB decoding and encoding, pasted into the shaders that need it alone
 inline constexpr const char* kSrgb = R"(
@@ -58,7 +58,7 @@ vec3 throughWater(vec3 behind, float thickness, vec3 absorption) {
   vec3 extinction = absorption + vec3(scattering);
   vec3 kept = exp(-extinction * thickness);
   // the light scattered towards the eye: a share of the sky's, which lights the water from above
-  vec3 ambient = 0.2 * (sky(vec3(0.0, 1.0, 0.0)) + sky(normalize(vec3(1.0, 0.3, 0.0))));
+  vec3 ambient = 0.35 * sky(vec3(0.0, 1.0, 0.0)) + 0.1 * sky(normalize(vec3(1.0, 0.3, 0.0)));
   return behind * kept + scattering / max(extinction, vec3(1e-6)) * ambient * (1.0 - kept);
 }
 // n: the surface normal, v: towards the eye (both unit), transmitted: what comes through the water
