@@ -89,7 +89,7 @@ int viewCommand(const ViewOptions& o) {
   std::unique_ptr<viewer::Display> display =
       o.offscreen ? viewer::openOffscreen(width, height)
                   : viewer::openWindow(width, height, "eddy view: " + scene.name, !o.noVsync);
-  viewer::Viewer view(scene, backend, float(display->width()) / float(std::max(display->height(), 1)));
+  viewer::Viewer view(scene, backend, float(width) / float(height));
   view.setSpeed(o.speed);
   std::vector<double> frameMs, simulationMs, pictureMs;
   render::Image shot;

@@ -82,7 +82,8 @@ Camera Camera::framing(const std::vector<Vec3>& points, float margin, float fovY
   // far enough that the bounding sphere fits both fields of view: the vertical half-angle and the
   // horizontal one, atan(aspect tan(fovY / 2)); a sphere of radius r seen from distance d spans asin(r / d)
   const float halfVertical = fovY * kPi / 360;
-  const float halfHorizontal = std::atan(std::max(aspect, 1e-6f) * std::tan(halfVertical));
+  // a picture of no width yet (a window before its first frame) frames as a square one
+  const float halfHorizontal = std::atan((aspect > 0 ? aspect : 1) * std::tan(halfVertical));
   const float distance = radius / std::sin(std::min(halfVertical, halfHorizontal));
   c.position = c.target + normalizeOr(direction, Vec3{0, 0, 1}) * distance;
   c.near = std::max(distance - 2 * radius, distance * 1e-3f);
