@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "colliders/triangle_mesh.h"
 #include "render/gl_context.h"
 #include "render/image.h"
+#include "render/scene_look.h"
 #include "render/scenery.h"
 #include "render/screen_space_fluid_renderer.h"
 #include "render/surface_renderer.h"
@@ -202,6 +204,52 @@ TEST_F(RenderWater, TheSkyItReflectsIsBehindTheScenery) {
   const std::uint8_t* top = surface.render(eddy::TriangleMesh{}, camera).at(kWidth / 2, 2);
   EXPECT_NEAR(top[0], 230, 3);
   EXPECT_NEAR(top[1], 20, 3);
+}
+
+// half a metre of water over the checkered floor, seen from above: the floor's contrast through it is a
+// small part of its own (the light from it absorbed and scattered out, the water's colour scattered in),
+// where shading on sRGB values over a fixed depth with no scattering kept a third to a half of it in green
+// and blue, and the water read as glass
+TEST_F(RenderWater, TheFloorFadesUnderHalfAMetreOfWater) {
+  const eddy::SceneDesc scene = cubeScene();
+  Scenery scenery(scene);
+  Camera camera;
+  camera.position = {0.1f, 2, 0.3f};
+  camera.target = {0.1f, -1, 0};
+  SurfaceRenderer renderer(kWidth, kHeight);
+  renderer.setScenery(&scenery);
+  const Image bare = renderer.render(eddy::TriangleMesh{}, camera);
+  const Image wet = renderer.render(boxMesh({0, -0.75f, 0}, {0.6f, 0.25f, 0.6f}), camera);
+  auto contrast = [](const Image& image, int c) {
+    double lo = 1, hi = 0;
+    for (int y = kHeight / 2 - 30; y < kHeight / 2 + 30; ++y)
+      for (int x = kWidth / 2 - 30; x < kWidth / 2 + 30; ++x) {
+        lo = std::min(lo, linear(image.at(x, y)[c]));
+        hi = std::max(hi, linear(image.at(x, y)[c]));
+      }
+    return hi - lo;
+  };
+  for (int c = 0; c < 3; ++c) {
+    const double kept = contrast(wet, c) / contrast(bare, c);
+    std::printf("  channel %d: the floor's contrast %.3f bare, %.3f under 0.5 m of water (%.0f %%)\n", c,
+                contrast(bare, c), contrast(wet, c), 100 * kept);
+    ASSERT_GT(contrast(bare, c), 0.05) << "no checkerboard in the window";
+    EXPECT_LT(kept, 0.2) << "channel " << c;
+  }
+}
+
+// a frame whose fastest particle is infinitely fast (a blown-up step) leaves the live colour map as it was
+TEST(RenderColourRange, IgnoresSpeedsThatAreNotFinite) {
+  const eddy::SceneDesc scene = eddy::loadScene("", {});
+  ParticleStyle style;
+  style.valueTop = 2;
+  eddy::FrameStats stats;
+  stats.maxSpeed = std::numeric_limits<double>::infinity();
+  widenColorRange(style, scene, stats);
+  EXPECT_EQ(style.valueTop, 2.0f);
+  stats.maxSpeed = 3;
+  widenColorRange(style, scene, stats);
+  EXPECT_EQ(style.valueTop, 3.0f);
 }
 
 #endif
