@@ -10,7 +10,7 @@
 //      the thickness;
 //   4. shading: normals from the smoothed depth (the smaller of the one-sided differences, so no normal
 //      bends across an edge), then the water shading of render/water_shading.h, with the background
-//      seen through the water attenuated by Beer-Lambert absorption over the thickness.
+//      seen through the water absorbed and scattered over the thickness, in linear light.
 // The water's outline is the particles' own silhouette.
 //
 // Reference: W. J. van der Laan, S. Green, M. Sainz, "Screen space fluid rendering with curvature flow",

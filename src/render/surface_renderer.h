@@ -1,7 +1,8 @@
-// The liquid's surface mesh with water shading: Schlick's Fresnel term between the reflection of a
-// procedural sky and the colour seen through the water (the background tinted by Beer-Lambert absorption
-// over a nominal depth), and the sun's specular highlight. Vertex normals from the mesh where it has them,
-// else from its faces.
+// The liquid's surface mesh with water shading (render/water_shading.h, in linear light): Schlick's
+// Fresnel term between the reflection of the sky and the light through the water (the background absorbed
+// and scattered over the thickness the view ray crosses, from the nearest surface to the farthest in front
+// of the scenery), and the sun's specular highlight. Vertex normals from the mesh where it has them, else
+// from its faces. With scenery, the sky the water reflects is drawn behind it.
 //
 // Reference: C. Schlick, "An inexpensive BRDF model for physically-based rendering", Computer Graphics
 // Forum 13(3), 1994 (F = F0 + (1 - F0)(1 - cos theta)^5, F0 = 0.02 for water).
