@@ -247,8 +247,8 @@ CLI::App* addRenderCommand(CLI::App& app, RenderOptions& o) {
       "Draw the particle frames of an earlier run to PNG images (OpenGL through EGL: the GPU where there is "
       "one, Mesa's llvmpipe where there is not).");
   sub->add_option("input", o.input,
-                  "A run's folder of particles_NNNNNN.ply or .vtu frames (or surface_NNNNNN.ply / .obj with "
-                  "--mode surface), or one such file.")
+                  "A run's folder of particles_NNNNNN.ply or .vtu frames (or surface_NNNNNN.ply / .obj, else "
+                  "an MPM run's surface_water_NNNNNN.ply, with --mode surface), or one such file.")
       ->required()
       ->type_name("PATH");
   sub->add_option("--out", o.out, "Folder for frame_NNNNNN.png (default: INPUT/render).")->type_name("DIR");
