@@ -251,7 +251,10 @@ CLI::App* addRenderCommand(CLI::App& app, RenderOptions& o) {
                   "an MPM run's surface_water_NNNNNN.ply, with --mode surface), or one such file.")
       ->required()
       ->type_name("PATH");
-  sub->add_option("--out", o.out, "Folder for frame_NNNNNN.png (default: INPUT/render).")->type_name("DIR");
+  sub->add_option(
+         "--out", o.out,
+         "Folder for frame_NNNNNN.png (default: INPUT/render, for one file the render folder beside it).")
+      ->type_name("DIR");
   sub->add_option(
          "--mode", o.mode,
          "What to draw: particles (spheres coloured by speed), ssfr (screen-space fluid: the particles as "
