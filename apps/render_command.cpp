@@ -6,6 +6,7 @@
 #include <eddy/error.h>
 #include <eddy/output.h>
 #include <eddy/scene_io.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -41,31 +42,73 @@ namespace {
 namespace fs = std::filesystem;
 
 struct Frame {
-  std::string path, number;
+  std::string path;
+  std::string number;  // the digits of the file's name (frame_NUMBER.png), or its stem where it has none
+  long long index;     // the simulated frame it shows, from those digits; -1 where the name has none
 };
 
-// the folder's particles_NNNNNN.ply (or surface_NNNNNN.ply / .obj) in order, or the one file given
+// the digits after `prefix` in a file's stem ("particles_000120" -> "000120"), or ""
+std::string frameDigits(const std::string& stem, const std::string& prefix) {
+  if (stem.rfind(prefix, 0) != 0 || stem.size() == prefix.size()) return "";
+  const std::string digits = stem.substr(prefix.size());
+  return digits.find_first_not_of("0123456789") == std::string::npos && digits.size() < 16 ? digits : "";
+}
+
+// The folder's particles_NNNNNN.ply (or, for surfaces, surface_NNNNNN.ply / .obj, else the water's
+// surface_water_NNNNNN of an MPM scene's surfaces per material) in order, or the one file given
 std::vector<Frame> listFrames(const std::string& input, bool surfaces) {
   std::error_code ec;
   if (!fs::exists(input, ec)) throw InputError("render: input '" + input + "' not found");
-  if (!fs::is_directory(input, ec)) return {{input, fs::path(input).stem().string()}};
-  const std::string prefix = surfaces ? "surface_" : "particles_";
+  const std::vector<std::string> prefixes = surfaces ? std::vector<std::string>{"surface_", "surface_water_"}
+                                                     : std::vector<std::string>{"particles_"};
+  if (!fs::is_directory(input, ec)) {
+    const std::string stem = fs::path(input).stem().string();
+    for (const std::string& prefix : {"particles_", "surface_water_", "surface_"})
+      if (const std::string digits = frameDigits(stem, prefix); !digits.empty())
+        return {{input, digits, std::stoll(digits)}};
+    return {{input, stem, -1}};
+  }
   std::vector<Frame> frames;
-  for (const auto& e : fs::directory_iterator(input, ec)) {
-    const std::string stem = e.path().stem().string(), ext = e.path().extension().string();
-    const std::string digits = stem.rfind(prefix, 0) == 0 ? stem.substr(prefix.size()) : "";
-    if (!digits.empty() && digits.find_first_not_of("0123456789") == std::string::npos &&
-        (ext == ".ply" || (surfaces ? ext == ".obj" : ext == ".vtu")))
-      frames.push_back({e.path().string(), digits});
+  for (const std::string& prefix : prefixes) {
+    for (const auto& e : fs::directory_iterator(input, ec)) {
+      const std::string stem = e.path().stem().string(), ext = e.path().extension().string();
+      const std::string digits = frameDigits(stem, prefix);
+      if (!digits.empty() && (ext == ".ply" || (surfaces ? ext == ".obj" : ext == ".vtu")))
+        frames.push_back({e.path().string(), digits, std::stoll(digits)});
+    }
+    if (!frames.empty()) break;  // one surface of every particle before the water's own
   }
   if (frames.empty())
     throw InputError(
         "render: input folder '" + input + "' holds no " +
-        (surfaces ? "surfaces (surface_NNNNNN.ply or .obj, as `eddy run --surface` and `eddy surface` "
-                    "write)"
+        (surfaces ? "surfaces (surface_NNNNNN.ply or .obj, or an MPM scene's surface_water_NNNNNN.ply, as "
+                    "`eddy run --surface` and `eddy surface` write)"
                   : "particle frames (particles_NNNNNN.ply or .vtu, as `eddy run` writes)"));
-  std::sort(frames.begin(), frames.end(), [](const Frame& a, const Frame& b) { return a.path < b.path; });
+  std::sort(frames.begin(), frames.end(), [](const Frame& a, const Frame& b) { return a.index < b.index; });
   return frames;
+}
+
+// frames apart in the run: the mean step between the frames' numbers (output.every), 1 where unknown
+double frameSpacing(const std::vector<Frame>& frames) {
+  if (frames.size() < 2 || frames.front().index < 0 || frames.back().index <= frames.front().index) return 1;
+  return double(frames.back().index - frames.front().index) / double(frames.size() - 1);
+}
+
+// true where a file can be made in the folder (made and removed at once)
+bool canWriteIn(const fs::path& folder) {
+  const std::string probe = (folder / (".eddy-render-probe-" + std::to_string(::getpid()))).string();
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+  if (fd < 0) return false;
+  ::close(fd);
+  ::unlink(probe.c_str());
+  return true;
+}
+
+// the nearest folder at or above path that exists ("." for a relative path with none)
+fs::path existingAncestor(fs::path path) {
+  std::error_code ec;
+  while (!path.empty() && !fs::exists(path, ec)) path = path.parent_path();
+  return path.empty() ? fs::path(".") : path;
 }
 
 Vec3 vec3Of(const std::vector<double>& v, const char* flag) {
@@ -178,6 +221,17 @@ std::vector<float> valuesOf(const ParticleFrame& frame, const std::string& quant
 
 }  // namespace
 
+CLI::Validator finiteNumber() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        if (end != text.c_str() && !std::isfinite(v)) return "'" + text + "' is not a finite number";
+        return "";  // a finite number, or no number at all (which the option's own conversion refuses)
+      },
+      "FINITE");
+}
+
 void parseSize(const std::string& text, const std::string& flag, int& width, int& height) {
   char x = 0;
   char rest = 0;
@@ -193,11 +247,14 @@ CLI::App* addRenderCommand(CLI::App& app, RenderOptions& o) {
       "Draw the particle frames of an earlier run to PNG images (OpenGL through EGL: the GPU where there is "
       "one, Mesa's llvmpipe where there is not).");
   sub->add_option("input", o.input,
-                  "A run's folder of particles_NNNNNN.ply or .vtu frames (or surface_NNNNNN.ply / .obj with "
-                  "--mode surface), or one such file.")
+                  "A run's folder of particles_NNNNNN.ply or .vtu frames (or surface_NNNNNN.ply / .obj, else "
+                  "an MPM run's surface_water_NNNNNN.ply, with --mode surface), or one such file.")
       ->required()
       ->type_name("PATH");
-  sub->add_option("--out", o.out, "Folder for frame_NNNNNN.png (default: INPUT/render).")->type_name("DIR");
+  sub->add_option(
+         "--out", o.out,
+         "Folder for frame_NNNNNN.png (default: INPUT/render, for one file the render folder beside it).")
+      ->type_name("DIR");
   sub->add_option(
          "--mode", o.mode,
          "What to draw: particles (spheres coloured by speed), ssfr (screen-space fluid: the particles as "
@@ -210,13 +267,16 @@ CLI::App* addRenderCommand(CLI::App& app, RenderOptions& o) {
          "Camera position (default: the scene's render.camera, else framing every frame's particles).")
       ->delimiter(',')
       ->expected(3)
+      ->check(finiteNumber())
       ->type_name("X,Y,Z");
   sub->add_option("--target", o.target,
                   "The point the camera looks at (default: the centre of every frame's particles).")
       ->delimiter(',')
       ->expected(3)
+      ->check(finiteNumber())
       ->type_name("X,Y,Z");
   sub->add_option("--fov", o.fov, "Vertical field of view in degrees (default: the scene's render.fov, 40).")
+      ->check(finiteNumber())
       ->check(CLI::Range(1.0, 170.0))
       ->type_name("DEG");
   sub->add_option(
@@ -230,10 +290,12 @@ CLI::App* addRenderCommand(CLI::App& app, RenderOptions& o) {
                   "(repeatable).")
       ->type_name("KEY=VALUE");
   sub->add_option("--radius", o.radius, "Particle radius in m (default: half the run's fluid.spacing).")
+      ->check(finiteNumber())
       ->check(CLI::PositiveNumber)
       ->type_name("M");
   sub->add_option("--speed-top", o.speedTop,
                   "Speed at the top of the colour map, m/s (default: the fastest particle of all frames).")
+      ->check(finiteNumber())
       ->check(CLI::PositiveNumber)
       ->type_name("M/S");
   sub->add_option("--color-by", o.colorBy,
@@ -246,9 +308,12 @@ CLI::App* addRenderCommand(CLI::App& app, RenderOptions& o) {
          "Also an H.264 MP4 of the frames, made by ffmpeg where it is installed (without it, the PNGs "
          "and a note).")
       ->type_name("FILE.mp4");
-  sub->add_option("--fps", o.fps, "The video's frame rate (default: the run's time.fps, else 60).")
+  sub->add_option("--fps", o.fps,
+                  "The video's frame rate (default: real time, the run's time.fps divided by the frames' "
+                  "spacing, output.every; 60 without a scene.json).")
+      ->check(finiteNumber())
       ->check(CLI::Range(0.1, 1000.0));
-  sub->add_flag("--quiet", o.quiet, "No progress, per-frame lines or timing table.");
+  sub->add_flag("-q,--quiet", o.quiet, "No progress, per-frame lines or timing table.");
   return sub;
 }
 
@@ -285,8 +350,31 @@ int renderCommand(const RenderOptions& o) {
   const bool surfaces = look.mode == "surface";
   if (!o.video.empty() && fs::path(o.video).extension() != ".mp4")
     throw InputError("render: --video '" + o.video + "': the file must end in .mp4");
+  // the outputs are checked before any work: a folder that cannot take files fails now, not after drawing
+  const fs::path runFolder = fs::is_directory(o.input) ? fs::path(o.input) : fs::path(o.input).parent_path();
+  const std::string out = o.out.empty() ? (runFolder / "render").string() : o.out;
+  {
+    std::error_code ec;
+    if (fs::exists(out, ec) && !fs::is_directory(out, ec))
+      throw InputError("render: --out '" + out + "' is a file, not a folder");
+    const fs::path base = existingAncestor(out);
+    if (!fs::is_directory(base, ec) || !canWriteIn(base))
+      throw InputError("render: --out '" + out + "': no file can be written in '" + base.string() + "'");
+    if (!o.video.empty()) {
+      const fs::path folder =
+          fs::path(o.video).parent_path().empty() ? fs::path(".") : fs::path(o.video).parent_path();
+      if (!fs::is_directory(folder, ec))
+        throw InputError("render: --video '" + o.video + "': no folder '" + folder.string() + "'");
+      if (!canWriteIn(folder))
+        throw InputError("render: --video '" + o.video + "': no file can be written in '" + folder.string() +
+                         "'");
+      if (fs::is_directory(o.video, ec)) throw InputError("render: --video '" + o.video + "' is a folder");
+    }
+  }
   const std::vector<Frame> frames = listFrames(o.input, surfaces);
   const double radius = surfaces ? 0 : (o.radius > 0 ? o.radius : radiusOfRun(o.input));
+  // in surface mode the run's particles beside its surfaces give the MPM scenes' sand, snow and jelly
+  const double solidRadius = surfaces && !sceneFile.empty() ? 0.5 * double(scene.fluid.spacing) : radius;
   // every frame is read and checked before anything is written; the fastest particle sets the colour map
   auto t0 = Clock::now();
   // the check pass keeps only the box and the fastest speed: a long run's frames need not fit in memory
@@ -296,6 +384,10 @@ int renderCommand(const RenderOptions& o) {
   for (const Frame& f : frames) {
     const ParticleFrame frame =
         surfaces ? ParticleFrame{loadTriangleMesh(f.path).vertices, {}} : readParticleFrame(f.path);
+    if (surfaces && !sceneFile.empty() && f.index >= 0) {  // the particles beside, read while drawing
+      const fs::path beside = fs::path(f.path).parent_path() / ("particles_" + f.number + ".ply");
+      if (fs::exists(beside)) (void)readParticleFrame(beside.string());
+    }
     for (const Vec3& v : frame.velocity) fastest = std::max(fastest, double(length(v)));
     for (float d : frame.density) densest = std::max(densest, double(d));
     for (std::uint32_t id : frame.id) lastId = std::max(lastId, double(id));
@@ -340,8 +432,8 @@ int renderCommand(const RenderOptions& o) {
   std::vector<Vec3> corners;
   for (int c = 0; c < 8; ++c)
     corners.push_back({c & 1 ? hi.x : lo.x, c & 2 ? hi.y : lo.y, c & 4 ? hi.z : lo.z});
-  render::Camera camera = render::Camera::framing(corners, float(radius));
-  camera.fovY = float(look.fov);
+  render::Camera camera =
+      render::Camera::framing(corners, float(radius), float(look.fov), float(width) / float(height));
   if (!look.frame) camera.position = look.camera, camera.target = look.target;
   if (!o.target.empty()) camera.target = vec3Of(o.target, "--target");
   if (!o.camera.empty()) camera.position = vec3Of(o.camera, "--camera");
@@ -382,10 +474,9 @@ int renderCommand(const RenderOptions& o) {
   water.absorption = rgb(look.absorption);
   water.sun = look.sun;
 
-  const std::string out = o.out.empty() ? (fs::path(o.input) / "render").string() : o.out;
   std::error_code ec;
   fs::create_directories(out, ec);
-  if (ec || !fs::is_directory(out))
+  if (ec || !fs::is_directory(out) || !canWriteIn(out))
     throw InputError("render: --out '" + out + "' cannot be created as a folder" +
                      (ec ? ": " + ec.message() : ""));
   if (!o.quiet) {
@@ -400,7 +491,10 @@ int renderCommand(const RenderOptions& o) {
   }
   std::unique_ptr<VideoWriter> video;
   if (!o.video.empty() && ffmpegInstalled()) {
-    const double fps = o.fps > 0 ? o.fps : sceneFile.empty() ? 60.0 : double(scene.time.fps);
+    // real time: frames written every n-th simulated frame play n times as long each
+    const double fps =
+        o.fps > 0 ? o.fps : (sceneFile.empty() ? 60.0 : double(scene.time.fps)) / frameSpacing(frames);
+    if (!o.quiet) std::printf("  video: %.4g frames per second\n", fps);
     video = std::make_unique<VideoWriter>(o.video, width, height, fps);
   } else if (!o.video.empty()) {
     std::printf("eddy render: no ffmpeg on this machine, so no %s (PNGs only; install ffmpeg for videos)\n",
@@ -412,18 +506,23 @@ int renderCommand(const RenderOptions& o) {
   for (std::size_t i = 0; i < frames.size(); ++i) {
     t0 = Clock::now();
     const TriangleMesh mesh = surfaces ? loadTriangleMesh(frames[i].path) : TriangleMesh{};
-    const ParticleFrame particles = surfaces ? ParticleFrame{} : readParticleFrame(frames[i].path);
+    ParticleFrame particles = surfaces ? ParticleFrame{} : readParticleFrame(frames[i].path);
+    if (surfaces && scenery && frames[i].index >= 0) {
+      const fs::path beside =
+          fs::path(frames[i].path).parent_path() / ("particles_" + frames[i].number + ".ply");
+      if (fs::exists(beside)) particles = readParticleFrame(beside.string());
+    }
     // the particles drawn as water (or all, coloured by material); the others go to the scenery as solids
     std::vector<std::size_t> rows;
-    splitMaterials(particles, scene, float(radius), scenery.get(), particleMode && look.colorBy == "material",
-                   rows);
+    splitMaterials(particles, scene, float(solidRadius), scenery.get(),
+                   particleMode && look.colorBy == "material", rows);
     std::vector<Vec3> liquid;
     liquid.reserve(rows.size());
     for (std::size_t k : rows) liquid.push_back(particles.position[k]);
     readMs += since(t0);
     t0 = Clock::now();
     render::Image image;
-    if (scenery) scenery->setTime(std::stod(frames[i].number) / double(scene.time.fps));
+    if (scenery) scenery->setTime(double(std::max(frames[i].index, 0LL)) / double(scene.time.fps));
     if (surfaces) {
       image = surfaceRenderer->render(mesh, camera, water);
     } else if (ellipsoids) {

@@ -6,7 +6,8 @@
 
 namespace CLI {
 class App;
-}
+class Validator;
+}  // namespace CLI
 
 namespace eddy::app {
 
@@ -36,6 +37,9 @@ int renderCommand(const RenderOptions& opts);
 
 // "WxH" into width and height; InputError beginning with flag ("render: --size") for anything else
 void parseSize(const std::string& text, const std::string& flag, int& width, int& height);
+
+// refuses a number that is not finite (nan, inf, 1e999), for every numeric flag of render and view
+CLI::Validator finiteNumber();
 
 // "renderer: OpenGL 4.3 through EGL, PNG" or why it is missing, for `eddy --version`
 std::string rendererDescription();

@@ -46,6 +46,7 @@ CLI::App* addViewCommand(CLI::App& app, ViewOptions& o) {
   sub->add_option("--screenshot", o.screenshot, "Write the last frame, panel included, to FILE.png.")
       ->type_name("FILE.png");
   sub->add_option("--speed", o.speed, "Simulated frames per drawn frame, 0.1 to 4 (the panel changes it).")
+      ->check(finiteNumber())
       ->check(CLI::Range(0.1, 4.0))
       ->capture_default_str();
   sub->add_flag("--offscreen", o.offscreen,
@@ -88,7 +89,7 @@ int viewCommand(const ViewOptions& o) {
   std::unique_ptr<viewer::Display> display =
       o.offscreen ? viewer::openOffscreen(width, height)
                   : viewer::openWindow(width, height, "eddy view: " + scene.name, !o.noVsync);
-  viewer::Viewer view(scene, backend);
+  viewer::Viewer view(scene, backend, float(width) / float(height));
   view.setSpeed(o.speed);
   std::vector<double> frameMs, simulationMs, pictureMs;
   render::Image shot;

@@ -63,8 +63,9 @@ TEST_F(GpuRender, ParticlesThroughTheEglDevice) {
 }
 
 // the screen-space fluid's four passes on the GPU: the outline is the particles' silhouette, the inside is
-// tinted by the water it looks through and smoothed (measured on the H100: IoU 0.9952, middle pixel
-// 109 190 201, roughness 2.3 against 28.6 as shaded spheres; llvmpipe: 0.9952, 108 189 200, 3.3)
+// tinted by the water it looks through and smoothed (measured on the H100 before the water was shaded in
+// linear light: IoU 0.9952, middle pixel 109 190 201, roughness 2.3 against 28.6 as shaded spheres;
+// llvmpipe since: 0.9952, 123 163 184, 2.8)
 TEST_F(GpuRender, ScreenSpaceFluidThroughTheEglDevice) {
   const std::vector<eddy::Vec3> points = column();
   const float radius = kSpacing / 2;

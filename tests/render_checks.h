@@ -106,4 +106,20 @@ inline double meanDifference(const Image& a, const Image& b) {
   return a.rgb.empty() ? 0 : sum / double(a.rgb.size());
 }
 
+// the mean difference per channel over the pixels where the reference shows something other than the
+// background (the water), and the share of the picture those pixels are
+inline double meanDifferenceInMask(const Image& reference, const Image& b, double* share = nullptr) {
+  if (reference.width != b.width || reference.height != b.height) return 255;
+  double sum = 0;
+  std::size_t pixels = 0;
+  for (int y = 0; y < reference.height; ++y)
+    for (int x = 0; x < reference.width; ++x) {
+      if (isBackground(reference, x, y)) continue;
+      ++pixels;
+      for (int c = 0; c < 3; ++c) sum += std::abs(int(reference.at(x, y)[c]) - int(b.at(x, y)[c]));
+    }
+  if (share) *share = double(pixels) / (double(reference.width) * reference.height);
+  return pixels ? sum / double(3 * pixels) : 0;
+}
+
 }  // namespace eddy::render::checks

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "colliders/triangle_mesh.h"
+#include "io/particle_reader.h"
 #include "io/vtu_reader.h"
 #include "test_support.h"
 
@@ -258,6 +259,89 @@ TEST(VtuReader, LoadPointCloudReadsVtkFiles) {
   }
   expectInputError([&] { loadPointCloud((dir / "missing.vtu").string()); }, {"missing.vtu", "not found"});
   expectInputError([&] { loadPointCloud((dir / "a.vtk").string()); }, {"a.vtk", ".vtu or .vtp"});
+  fs::remove_all(dir);
+}
+
+// every attribute `eddy run --format vtk` writes comes back, as the PLY frames' do: a renderer colouring
+// by speed, density, id or material reads the same values from either format
+TEST(VtuReader, ReadsBackEveryAttributeEddyWrites) {
+  HostParticles p;
+  for (int i = 0; i < 5; ++i) {
+    p.position.push_back({0.1f * float(i), 0.2f, -0.3f * float(i)});
+    p.velocity.push_back({0.5f * float(i), -1.5f, 2.25f + float(i)});
+    p.density.push_back(1000.0f + 3.5f * float(i));
+    p.id.push_back(std::uint32_t(40 + i));
+    p.material.push_back(std::uint32_t(i % 3));
+  }
+  const fs::path dir = fs::temp_directory_path() / ("eddy_vtu_attributes_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string path = (dir / "particles_000003.vtu").string();
+  std::ofstream(path, std::ios::binary) << encodeVtu(p);
+  const ParticleFrame f = readParticleFrame(path);
+  ASSERT_EQ(f.position.size(), 5u);
+  ASSERT_EQ(f.velocity.size(), 5u);
+  ASSERT_EQ(f.density.size(), 5u);
+  ASSERT_EQ(f.id.size(), 5u);
+  ASSERT_EQ(f.material.size(), 5u);
+  for (std::size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(std::memcmp(&f.velocity[i], &p.velocity[i], sizeof(Vec3)), 0) << i;
+    EXPECT_EQ(f.density[i], float(p.density[i])) << i;
+    EXPECT_EQ(f.id[i], p.id[i]) << i;
+    EXPECT_EQ(f.material[i], p.material[i]) << i;
+  }
+  // without materials (PBF, WCSPH) there is no material array, and none is made up
+  p.material.clear();
+  std::ofstream(path, std::ios::binary) << encodeVtu(p);
+  EXPECT_TRUE(readParticleFrame(path).material.empty());
+  fs::remove_all(dir);
+}
+
+// point data in ASCII and of other integer types, and arrays of other names skipped
+TEST(VtuReader, ReadsAsciiPointData) {
+  const std::string points =
+      "<Points><DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">0 0 0 1 1 1"
+      "</DataArray></Points>";
+  const std::string data =
+      "<PointData><DataArray type=\"Float32\" Name=\"velocity\" NumberOfComponents=\"3\" format=\"ascii\">"
+      "1 2 3 -4 5 -6</DataArray><DataArray type=\"Float32\" Name=\"pressure\" format=\"ascii\">7 8"
+      "</DataArray><DataArray type=\"Int64\" Name=\"id\" format=\"ascii\">9 10</DataArray></PointData>";
+  const std::string file =
+      "<VTKFile type=\"UnstructuredGrid\"><UnstructuredGrid><Piece NumberOfPoints=\"2\">" + data + points +
+      "</Piece></UnstructuredGrid></VTKFile>";
+  const ParticleFrame f = parseVtkParticles("a.vtu", file);
+  ASSERT_EQ(f.velocity.size(), 2u);
+  EXPECT_EQ(f.velocity[1].x, -4.0f);
+  EXPECT_EQ(f.velocity[1].z, -6.0f);
+  ASSERT_EQ(f.id.size(), 2u);
+  EXPECT_EQ(f.id[1], 10u);
+  EXPECT_TRUE(f.density.empty());
+}
+
+// a velocity or density that is not finite is refused with the file named, as a position is: one such
+// particle would make the colour map run from 0 to inf
+TEST(VtuReader, RefusesAttributesThatAreNotFinite) {
+  HostParticles p;
+  for (int i = 0; i < 3; ++i) {
+    p.position.push_back({0.1f * float(i), 0, 0});
+    p.velocity.push_back({0, 0, 0});
+    p.density.push_back(1000);
+    p.id.push_back(std::uint32_t(i));
+  }
+  const fs::path dir = fs::temp_directory_path() / ("eddy_vtu_finite_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  for (const char* format : {"vtu", "ply"}) {
+    for (int which = 0; which < 2; ++which) {
+      HostParticles bad = p;
+      if (which == 0)
+        bad.velocity[1].y = std::numeric_limits<float>::infinity();
+      else
+        bad.density[2] = std::numeric_limits<float>::quiet_NaN();
+      const std::string path = (dir / (std::string("particles_000001.") + format)).string();
+      std::ofstream(path, std::ios::binary) << (format[0] == 'v' ? encodeVtu(bad) : encodePly(bad));
+      expectInputError([&] { readParticleFrame(path); },
+                       {path, which == 0 ? "velocity" : "density", "not a finite number"});
+    }
+  }
   fs::remove_all(dir);
 }
 

@@ -19,9 +19,9 @@ struct ParticleFrame {
 };
 
 // A binary little-endian PLY whose vertices have x, y, z (and vx, vy, vz, density, id, material where
-// written) as scalar properties of any PLY type; any other PLY or a VTK XML file through loadPointCloud,
-// positions only. Throws InputError naming the file for a frame that cannot be read or holds a position that
-// is not finite.
+// written) as scalar properties of any PLY type; a VTK XML file with the same attributes as point data
+// (io/vtu_reader.h); any other PLY through loadPointCloud, positions only. Throws InputError naming the file
+// for a frame that cannot be read or holds a position, velocity or density that is not finite.
 ParticleFrame readParticleFrame(const std::string& path);
 
 }  // namespace eddy

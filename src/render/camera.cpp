@@ -70,15 +70,21 @@ void Camera::project(Vec3 p, int width, int height, float& px, float& py, float&
   py = (1 - ndcY) * 0.5f * float(height);
 }
 
-Camera Camera::framing(const std::vector<Vec3>& points, float margin, Vec3 direction) {
+Camera Camera::framing(const std::vector<Vec3>& points, float margin, float fovY, float aspect,
+                       Vec3 direction) {
   Camera c;
+  c.fovY = fovY;
   if (points.empty()) return c;
   Vec3 lo = points[0], hi = points[0];
   for (const Vec3& p : points) lo = cwiseMin(lo, p), hi = cwiseMax(hi, p);
   c.target = (lo + hi) * 0.5f;
   const float radius = 0.5f * length(hi - lo) + margin;
-  // far enough that the bounding sphere fits the vertical field of view
-  const float distance = radius / std::sin(c.fovY * kPi / 360);
+  // far enough that the bounding sphere fits both fields of view: the vertical half-angle and the
+  // horizontal one, atan(aspect tan(fovY / 2)); a sphere of radius r seen from distance d spans asin(r / d)
+  const float halfVertical = fovY * kPi / 360;
+  // a picture of no width yet (a window before its first frame) frames as a square one
+  const float halfHorizontal = std::atan((aspect > 0 ? aspect : 1) * std::tan(halfVertical));
+  const float distance = radius / std::sin(std::min(halfVertical, halfHorizontal));
   c.position = c.target + normalizeOr(direction, Vec3{0, 0, 1}) * distance;
   c.near = std::max(distance - 2 * radius, distance * 1e-3f);
   c.far = distance + 2 * radius;

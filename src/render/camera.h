@@ -23,8 +23,11 @@ struct Camera {
   // the point's pixel (x right, y down from the top-left corner) and its distance along the view axis
   // (negative behind the camera)
   void project(Vec3 p, int width, int height, float& px, float& py, float& depth) const;
-  // a camera that frames points (the bounding sphere of their box, grown by margin) from the given direction
-  static Camera framing(const std::vector<Vec3>& points, float margin, Vec3 direction = {0.55f, 0.45f, 1});
+  // a camera of vertical field of view fovY (degrees) that frames points (the bounding sphere of their box,
+  // grown by margin) from the given direction in a picture of the given aspect (width / height): the sphere
+  // fits the narrower of the two half-angles, so a narrow field of view or a portrait picture crops nothing
+  static Camera framing(const std::vector<Vec3>& points, float margin, float fovY = 40, float aspect = 1,
+                        Vec3 direction = {0.55f, 0.45f, 1});
 };
 
 }  // namespace eddy::render

@@ -2,6 +2,9 @@
 // reflects in place of its procedural sky: longitude across the image, the zenith along the top row.
 #pragma once
 
+#include <memory>
+
+#include "render/camera.h"
 #include "render/gl_program.h"
 #include "render/image.h"
 
@@ -23,6 +26,22 @@ class EnvironmentMap {
 
  private:
   unsigned texture_ = 0;
+};
+
+// The sky the water reflects (the environment image, else the procedural sky of render/water_shading.h),
+// drawn over the whole picture behind everything, so that what the water mirrors is what surrounds it
+class SkyBackground {
+ public:
+  SkyBackground();  // needs a current OpenGL 4.3 context
+  ~SkyBackground();
+  SkyBackground(const SkyBackground&) = delete;
+  SkyBackground& operator=(const SkyBackground&) = delete;
+  // into the bound framebuffer, leaving its depth alone
+  void draw(const Camera& camera, float aspect, const EnvironmentMap& environment) const;
+
+ private:
+  std::unique_ptr<GlProgram> program_;
+  unsigned vertexArray_ = 0;
 };
 
 }  // namespace eddy::render

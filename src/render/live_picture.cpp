@@ -5,7 +5,7 @@
 namespace eddy::render {
 
 LivePicture::LivePicture(const SceneDesc& scene, int width, int height, const std::string& command)
-    : scene_(scene), look_(sceneLook(scene, command)) {
+    : scene_(scene), look_(sceneLook(scene, command, float(width) / float(height))) {
   const std::string& mode = scene.render.mode;
   if (mode == "ssfr") {
     fluid_ = std::make_unique<ScreenSpaceFluidRenderer>(width, height);

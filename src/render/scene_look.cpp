@@ -3,13 +3,14 @@
 #include <eddy/error.h>
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "render/radiance_hdr.h"
 
 namespace eddy::render {
 
-SceneLook sceneLook(const SceneDesc& scene, const std::string& command) {
+SceneLook sceneLook(const SceneDesc& scene, const std::string& command, float aspect) {
   SceneLook look;
   const RenderDesc& r = scene.render;
   const float radius = float(Real(0.5) * scene.fluid.spacing);
@@ -18,8 +19,7 @@ SceneLook sceneLook(const SceneDesc& scene, const std::string& command) {
   std::vector<Vec3> corners;
   for (int c = 0; c < 8; ++c)
     corners.push_back({c & 1 ? hi.x : lo.x, c & 2 ? hi.y : lo.y, c & 4 ? hi.z : lo.z});
-  look.camera = Camera::framing(corners, radius);
-  look.camera.fovY = float(r.fov);
+  look.camera = Camera::framing(corners, radius, float(r.fov), aspect);
   if (!r.frame) {
     look.camera.position = r.camera, look.camera.target = r.target;
     look.camera.near = 1e-3f * length(hi - lo);
@@ -58,7 +58,8 @@ void widenColorRange(ParticleStyle& style, const SceneDesc& scene, const FrameSt
   if (by == "speed") top = float(stats.maxSpeed);
   if (by == "density") top = float(scene.fluid.restDensity * (1 + stats.maxDensityError));
   if (by == "id") top = float(std::max<std::int64_t>(stats.particles - 1, 0));
-  style.valueTop = std::max(style.valueTop, top);
+  // a blown-up frame's infinite speed would make the whole map one colour from then on
+  if (std::isfinite(top)) style.valueTop = std::max(style.valueTop, top);
   if (!(style.valueTop > style.valueLow)) style.valueTop = style.valueLow + (by == "density" ? 1.0f : 1e-3f);
 }
 

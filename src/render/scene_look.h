@@ -25,9 +25,9 @@ struct SceneLook {
   Image environment;  // empty: the procedural sky
 };
 
-// `command` prefixes messages ("run", "view"); throws InputError naming render.environment where its image
-// cannot be read
-SceneLook sceneLook(const SceneDesc& scene, const std::string& command);
+// `command` prefixes messages ("run", "view"); aspect: the picture's width / height, which the framing camera
+// fits. Throws InputError naming render.environment where its image cannot be read
+SceneLook sceneLook(const SceneDesc& scene, const std::string& command, float aspect);
 
 // a colour per emitter of the scene, for particles coloured by material: sand, snow and elastic solids
 // their own (Scenery::materialColours), water the given colour

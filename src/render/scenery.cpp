@@ -11,6 +11,7 @@
 #include "render/gl.h"
 #include "render/gl_program.h"
 #include "render/sphere_sprites.h"
+#include "render/water_shading.h"
 
 namespace eddy::render {
 
@@ -34,9 +35,10 @@ void main() {
 }
 )";
 
-// Lambert under the sun, a sky term brighter for upward faces, and an ambient floor; lit from either side
-// (mesh windings vary), except that a tank shows only the faces turned away from the eye
-const char* kFragment = R"(#version 430 core
+// Lambert under the sun, a sky term brighter for upward faces, and an ambient floor, in linear light (the
+// albedo decoded from sRGB, the result encoded); lit from either side (mesh windings vary), except that a
+// tank shows only the faces turned away from the eye
+const std::string kFragment = std::string("#version 430 core\n") + kSrgb + R"(
 uniform vec3 sun;
 uniform vec3 eye;
 uniform vec3 albedo;
@@ -55,13 +57,14 @@ void main() {
     ivec2 c = ivec2(floor(worldPosition.xz / checker));
     if (((c.x + c.y) & 1) != 0) base *= 0.86;
   }
-  float light = 0.3 + 0.2 * (0.5 + 0.5 * n.y) + 0.5 * max(dot(n, normalize(sun)), 0.0);
-  colour = vec4(base * light, 1);
+  float light = 0.25 + 0.25 * (0.5 + 0.5 * n.y) + 0.5 * max(dot(n, normalize(sun)), 0.0);
+  colour = vec4(toSrgb(toLinear(base) * light), 1);
 }
 )";
 
 // the solid particles: sphere sprites (render/sphere_sprites.h) whose value is their colour's index
 const std::string kSolidFragment = std::string(R"(#version 430 core
+)") + kSrgb + R"(
 uniform mat4 projection;
 uniform vec2 viewport;
 uniform float radius;
@@ -72,15 +75,15 @@ flat in vec3 centre;
 flat in float t;
 out vec4 colour;
 layout(depth_greater) out float gl_FragDepth;
-)") + kSphereRayCast + R"(
+)" + kSphereRayCast + R"(
 void main() {
   vec3 hit, dir;
   float chord;
   if (!castOntoSphere(centre, hit, dir, chord)) discard;
   gl_FragDepth = windowDepth(hit);
   vec3 n = viewToWorld * ((hit - centre) / radius);
-  float light = 0.35 + 0.2 * (0.5 + 0.5 * n.y) + 0.45 * max(dot(n, normalize(sun)), 0.0);
-  colour = vec4(palette[int(round(t * 3.0))] * light, 1);
+  float light = 0.15 + 0.25 * (0.5 + 0.5 * n.y) + 0.6 * max(dot(n, normalize(sun)), 0.0);
+  colour = vec4(toSrgb(toLinear(palette[int(round(t * 3.0))]) * light), 1);
 }
 )";
 
@@ -234,6 +237,24 @@ Scenery::Scenery(const SceneDesc& scene, bool floorAndColliders)
   floor->checker = std::max(float(extent.x), float(extent.z)) / 10;
   floor->albedo = Rgb{0.82f, 0.81f, 0.78f};
   parts_.push_back(std::move(floor));
+  // the domain's side walls, which hold the particles: a tank seen from outside shows its far inside
+  // (unless the scene has a tank of its own, a container collider, drawn below)
+  const bool tank = std::any_of(scene.colliders.begin(), scene.colliders.end(),
+                                [](const ColliderDesc& d) { return d.container; });
+  auto walls = std::make_unique<Part>();
+  for (int axis : {0, 2})
+    for (int side = -1; side <= 1 && !tank; side += 2) {
+      const int across = 2 - axis;  // the wall's horizontal direction
+      Vec3 n{0, 0, 0}, u{0, 0, 0}, v{0, 0, 0};
+      (&n.x)[axis] = Real(side);
+      (&u.x)[across] = Real(0.5) * (&extent.x)[across];
+      v.y = Real(0.5) * extent.y;
+      const Vec3 c = (lo + hi) * Real(0.5) + n * (Real(0.5) * (&extent.x)[axis]);
+      walls->triangles.quad(c - u - v, c + u - v, c + u + v, c - u + v, n);
+    }
+  walls->insideOnly = true;
+  walls->albedo = Rgb{0.88f, 0.86f, 0.82f};
+  if (!tank) parts_.push_back(std::move(walls));
   for (std::size_t i = 0; i < scene.colliders.size(); ++i) {
     const ColliderDesc& d = scene.colliders[i];
     auto part = std::make_unique<Part>();

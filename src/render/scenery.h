@@ -1,5 +1,6 @@
 // What the water is seen against: the domain's floor (a checkerboard, so that sizes and the refraction
-// through the water read) and the scene's colliders, the analytic shapes tessellated and the meshes as the
+// through the water read), its side walls (the tank the domain is, its far inner side only; left out where
+// the scene has a container collider of its own) and the scene's colliders, the analytic shapes tessellated and the meshes as the
 // simulation places them, each posed at the picture's time (prescribed velocities and keyframes) and lit
 // by the sun and the sky. A tank (a container collider) shows only its far, inner side, so it never hides
 // the water in it. Drawn into the renderer's target before the water, whose passes then hide the water

@@ -90,7 +90,8 @@ uniform mat3 viewToWorld;
 uniform vec3 sun;
 uniform vec3 absorption;
 uniform float refraction;  // pixels of displacement per metre of water and unit normal slant, at unit depth
-)" + kWaterShading + R"(
+)" + kSrgb + kWaterShading +
+                           R"(
 vec3 viewPosition(ivec2 p, float d) {
   vec2 ndc = (vec2(p) + 0.5) / vec2(viewport) * 2.0 - 1.0;
   return vec3(ndc.x / projection[0][0], ndc.y / projection[1][1], -1.0) * d;
@@ -120,8 +121,8 @@ void main() {
   float thickness = guide[pixel(p)];
   vec2 shift = clamp(-n.xy * refraction * min(thickness, 0.5) / d, vec2(-48.0), vec2(48.0));
   ivec2 behind = clamp(p + ivec2(round(shift)), ivec2(0), viewport - 1);
-  vec3 transmitted = texelFetch(scene, behind, 0).rgb * exp(-absorption * thickness);
-  imageStore(colour, p, vec4(shadeWater(viewToWorld * n, v, transmitted, sun), 1));
+  vec3 transmitted = throughWater(toLinear(texelFetch(scene, behind, 0).rgb), thickness, absorption);
+  imageStore(colour, p, vec4(toSrgb(shadeWater(viewToWorld * n, v, transmitted, sun)), 1));
 }
 )";
 
@@ -202,7 +203,10 @@ void ScreenSpaceFluidRenderer::drawBuffer(unsigned positions, std::size_t partic
   Gl& gl = *gl_;
   const int w = target_.width(), h = target_.height();
   target_.begin(kBackground);  // the background, and the timer over every pass
-  if (scenery_) scenery_->draw(camera, float(w) / float(h));
+  if (scenery_) {
+    sky_.draw(camera, float(w) / float(h), environment_);
+    scenery_->draw(camera, float(w) / float(h));
+  }
   if (particleCount == 0) return target_.end("screen-space fluid");
   const Mat4 view = camera.view(), projection = camera.projection(float(w) / float(h));
 
@@ -255,6 +259,8 @@ void ScreenSpaceFluidRenderer::drawBuffer(unsigned positions, std::size_t partic
   glUniformMatrix3fv(shade.uniform("viewToWorld"), 1, GL_FALSE, viewToWorld);
   glUniform3f(shade.uniform("sun"), style.sun.x, style.sun.y, style.sun.z);
   glUniform3f(shade.uniform("absorption"), style.absorption.r, style.absorption.g, style.absorption.b);
+  glUniform1f(shade.uniform("scattering"), kWaterScattering);
+  glUniform1f(shade.uniform("fresnelF0"), style.fresnelF0);
   // water bends a ray by about (1 - 1 / 1.33) of its slant: a quarter of the thickness, in pixels
   glUniform1f(shade.uniform("refraction"), 0.25f * projection[5] * 0.5f * float(h));
   environment_.bind(shade, 2);

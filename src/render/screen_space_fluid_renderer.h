@@ -10,7 +10,7 @@
 //      the thickness;
 //   4. shading: normals from the smoothed depth (the smaller of the one-sided differences, so no normal
 //      bends across an edge), then the water shading of render/water_shading.h, with the background
-//      seen through the water attenuated by Beer-Lambert absorption over the thickness.
+//      seen through the water absorbed and scattered over the thickness, in linear light.
 // The water's outline is the particles' own silhouette.
 //
 // Reference: W. J. van der Laan, S. Green, M. Sainz, "Screen space fluid rendering with curvature flow",
@@ -40,6 +40,7 @@ struct FluidStyle {
   float smoothingWidth = 2;          // the filter's sigma, in projected particle radii
   Rgb absorption{4.0f, 1.1f, 0.7f};  // Beer-Lambert coefficients per metre of water, red first
   Vec3 sun{0.3f, 0.9f, 0.35f};       // direction towards the sun
+  float fresnelF0 = 0.02f;           // reflectance looking straight in (water: 0.02)
 };
 
 class ScreenSpaceFluidRenderer {
@@ -59,7 +60,8 @@ class ScreenSpaceFluidRenderer {
   Image render(const EllipsoidBuffer& ellipsoids, const Camera& camera, const FluidStyle& style);
   void draw(const EllipsoidBuffer& ellipsoids, const Camera& camera, const FluidStyle& style);
   OffscreenTarget& target() { return target_; }
-  // drawn behind the particles from the next picture on (nullptr: the plain background); not owned
+  // drawn behind the water from the next picture on, in front of the sky the water reflects (nullptr: the
+  // plain background, no sky); not owned
   void setScenery(const Scenery* scenery) { scenery_ = scenery; }
   // an equirectangular image the water reflects instead of the procedural sky (empty: the sky again)
   void setEnvironment(const Image& equirectangular) { environment_.set(equirectangular); }
@@ -74,6 +76,7 @@ class ScreenSpaceFluidRenderer {
   OffscreenTarget target_;
   const Scenery* scenery_ = nullptr;
   EnvironmentMap environment_;
+  SkyBackground sky_;  // behind the scenery, where there is one
   std::unique_ptr<Gl> gl_;
 };
 

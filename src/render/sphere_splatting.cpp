@@ -202,6 +202,8 @@ void SphereSplatting::thickness(unsigned positions, std::size_t count, const Mat
 
 void SphereSplatting::clearNearest() { fill(depth_, ~GLuint(0)); }
 
+void SphereSplatting::clearThickness() { fill(thickness_, 0); }
+
 void SphereSplatting::bindPixelBuffers() const {
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, depth_);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, particle_);

@@ -62,6 +62,8 @@ class SphereSplatting {
   // for other primitives splatted the same way (render/surface_renderer.cpp: triangles): the nearest
   // depths back to "none", and the per-pixel buffers bound (2, 3, 4) for a walk of their own
   void clearNearest();
+  // the thickness buffer back to 0 (a walk of triangles keeps the farthest depth's bits there)
+  void clearThickness();
   void bindPixelBuffers() const;
   // binds the per-pixel buffers (2, 3, 4), the colour image (image unit 0, rgba8, write-only) and the
   // scene's colour (texture unit 4: `scene` in kSplatBuffers) for a per-pixel pass

@@ -51,8 +51,9 @@ bool weightsAt(vec4 clip[3], vec2 pixel[3], vec2 q, out vec3 w, out float depth)
 }
 )";
 
-// per triangle: pass 0 keeps the nearest depth per pixel, pass 1 the triangle that has it; triangles
-// behind the scenery drawn before are hidden
+// per triangle: pass 0 keeps the nearest depth per pixel (depthBits) and the farthest (thicknessFixed, as
+// bits: the water's back), pass 1 the triangle that has the nearest; triangles behind the scenery drawn
+// before are hidden
 const std::string kWalk = kMeshBuffers + R"(
 layout(local_size_x = 128) in;
 uniform uint count;
@@ -73,8 +74,10 @@ void main() {
       float ndc = 2.0 * texelFetch(sceneDepth, ivec2(x, y), 0).r - 1.0;
       if (depth > projection[3][2] / (ndc + projection[2][2])) continue;  // behind the scenery
       uint p = uint(y * viewport.x + x), bits = floatBitsToUint(depth);
-      if (pass == 0)
+      if (pass == 0) {
         atomicMin(depthBits[p], bits);
+        atomicMax(thicknessFixed[p], bits);
+      }
       else if (depthBits[p] == bits)
         nearestParticle[p] = t;
     }
@@ -83,8 +86,10 @@ void main() {
 )";
 
 // per pixel: the nearest triangle's point and interpolated normal, shaded as water over what lies behind
-// it (the scenery, shifted by the normal's slant: screen-space refraction), absorbed over a nominal depth
-const std::string kShade = kMeshBuffers + kWaterShading + R"(
+// it (the scenery, shifted by the normal's slant: screen-space refraction), absorbed over the water the
+// view ray crosses: from the nearest surface to the farthest in front of the scenery (a nominal depth where
+// the mesh is one open sheet there)
+const std::string kShade = kMeshBuffers + kSrgb + kWaterShading + R"(
 layout(local_size_x = 16, local_size_y = 16) in;
 layout(rgba8, binding = 0) uniform writeonly image2D colour;
 uniform vec3 eye;
@@ -111,11 +116,14 @@ void main() {
   vec3 n = normalize(w.x * loadNormal(a) + w.y * loadNormal(b) + w.z * loadNormal(c));
   vec3 v = normalize(eye - x);
   if (dot(n, v) < 0.0) n = -n;
+  float back = uintBitsToFloat(thicknessFixed[k]);
+  // view depths to a length along the ray: the ray runs |x - eye| / d times as far as the depth grows
+  float thickness = back > d * 1.00001 ? (back - d) * length(eye - x) / d : depth;
   vec2 slant = (view * vec4(n, 0)).xy;
-  vec2 shift = clamp(-slant * refraction * depth / d, vec2(-48.0), vec2(48.0));
+  vec2 shift = clamp(-slant * refraction * min(thickness, 0.5) / d, vec2(-48.0), vec2(48.0));
   ivec2 behind = clamp(p + ivec2(round(shift)), ivec2(0), viewport - 1);
-  vec3 transmitted = texelFetch(scene, behind, 0).rgb * exp(-absorption * depth);
-  imageStore(colour, p, vec4(shadeWater(n, v, transmitted, sun), 1));
+  vec3 transmitted = throughWater(toLinear(texelFetch(scene, behind, 0).rgb), thickness, absorption);
+  imageStore(colour, p, vec4(toSrgb(shadeWater(n, v, transmitted, sun)), 1));
 }
 )";
 
@@ -180,7 +188,10 @@ void SurfaceRenderer::drawBuffers(unsigned vertices, unsigned normals, unsigned 
   const unsigned buffers[3] = {vertices, normals, triangles};
   const int w = target_.width(), h = target_.height();
   target_.begin(kBackground);
-  if (scenery_) scenery_->draw(camera, float(w) / float(h));
+  if (scenery_) {
+    sky_.draw(camera, float(w) / float(h), environment_);
+    scenery_->draw(camera, float(w) / float(h));
+  }
   const Mat4 view = camera.view(), projection = camera.projection(float(w) / float(h));
   auto use = [&](const GlProgram& p) {
     glUseProgram(p.id());
@@ -191,6 +202,7 @@ void SurfaceRenderer::drawBuffers(unsigned vertices, unsigned normals, unsigned 
   };
   // 1. the nearest triangle per pixel, in front of the scenery
   gl.canvas.clearNearest();
+  gl.canvas.clearThickness();
   if (count > 0) {
     use(gl.walk);
     gl.canvas.bindPixelBuffers();
@@ -214,6 +226,8 @@ void SurfaceRenderer::drawBuffers(unsigned vertices, unsigned normals, unsigned 
   glUniform3f(gl.shade.uniform("sun"), style.sun.x, style.sun.y, style.sun.z);
   glUniform3f(gl.shade.uniform("absorption"), style.absorption.r, style.absorption.g, style.absorption.b);
   glUniform1f(gl.shade.uniform("depth"), style.depth);
+  glUniform1f(gl.shade.uniform("scattering"), kWaterScattering);
+  glUniform1f(gl.shade.uniform("fresnelF0"), style.fresnelF0);
   // water bends a ray by about (1 - 1 / 1.33) of its slant: a quarter of the depth, in pixels
   glUniform1f(gl.shade.uniform("refraction"), 0.25f * projection[5] * 0.5f * float(h));
   environment_.bind(gl.shade, 2);

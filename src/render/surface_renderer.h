@@ -1,7 +1,8 @@
-// The liquid's surface mesh with water shading: Schlick's Fresnel term between the reflection of a
-// procedural sky and the colour seen through the water (the background tinted by Beer-Lambert absorption
-// over a nominal depth), and the sun's specular highlight. Vertex normals from the mesh where it has them,
-// else from its faces.
+// The liquid's surface mesh with water shading (render/water_shading.h, in linear light): Schlick's
+// Fresnel term between the reflection of the sky and the light through the water (the background absorbed
+// and scattered over the thickness the view ray crosses, from the nearest surface to the farthest in front
+// of the scenery), and the sun's specular highlight. Vertex normals from the mesh where it has them, else
+// from its faces. With scenery, the sky the water reflects is drawn behind it.
 //
 // Reference: C. Schlick, "An inexpensive BRDF model for physically-based rendering", Computer Graphics
 // Forum 13(3), 1994 (F = F0 + (1 - F0)(1 - cos theta)^5, F0 = 0.02 for water).
@@ -21,7 +22,8 @@ namespace eddy::render {
 
 struct WaterStyle {
   Rgb absorption{4.0f, 1.1f, 0.7f};  // Beer-Lambert coefficients per metre of water, red absorbed first
-  float depth = 0.45f;               // the nominal depth light crosses, m
+  float depth = 0.45f;               // the depth light crosses where the mesh is one open sheet, m
+  float fresnelF0 = 0.02f;           // reflectance looking straight in (water: 0.02)
   Vec3 sun{0.3f, 0.9f, 0.35f};       // direction towards the sun
 };
 
@@ -39,7 +41,8 @@ class SurfaceRenderer {
   // a running simulation's surface from its GL buffers (built on its device, never copied to the host)
   void draw(const MeshBuffer& mesh, const Camera& camera, const WaterStyle& style = {});
   OffscreenTarget& target() { return target_; }
-  // drawn behind the particles from the next picture on (nullptr: the plain background); not owned
+  // drawn behind the water from the next picture on, in front of the sky the water reflects (nullptr: the
+  // plain background, no sky); not owned
   void setScenery(const Scenery* scenery) { scenery_ = scenery; }
   // an equirectangular image the water reflects instead of the procedural sky (empty: the sky again)
   void setEnvironment(const Image& equirectangular) { environment_.set(equirectangular); }
@@ -52,6 +55,7 @@ class SurfaceRenderer {
   OffscreenTarget target_;
   const Scenery* scenery_ = nullptr;
   EnvironmentMap environment_;
+  SkyBackground sky_;  // behind the scenery, where there is one
   std::unique_ptr<Gl> gl_;
 };
 

@@ -30,10 +30,10 @@ struct Viewer::Renderers {
   std::unique_ptr<render::SurfaceRenderer> surface;
 };
 
-Viewer::Viewer(const SceneDesc& scene, Backend backend)
+Viewer::Viewer(const SceneDesc& scene, Backend backend, float aspect)
     : scene_(scene),
       backend_(backend),
-      look_(render::sceneLook(scene, "view")),
+      look_(render::sceneLook(scene, "view", aspect)),
       orbit_(look_.camera),
       renderers_(std::make_unique<Renderers>()),
       scenery_(std::make_unique<render::Scenery>(scene)),

@@ -53,7 +53,8 @@ class Viewer {
  public:
   // needs a current OpenGL 4.3 context and an ImGui context whose OpenGL backend is set up; throws
   // InputError for a scene that cannot be built
-  Viewer(const SceneDesc& scene, Backend backend);
+  // aspect: the picture's width / height at the start, which the first camera frames
+  Viewer(const SceneDesc& scene, Backend backend, float aspect = 16.0f / 9.0f);
   ~Viewer();
   Viewer(const Viewer&) = delete;
   Viewer& operator=(const Viewer&) = delete;
