@@ -100,20 +100,11 @@ void useCubicTank(SceneDesc& s) {
 // The frame's substep, scaled with the spacing from the scene as written (`written`): the dam break keeps
 // its Courant number, the motion of a substep in spacings, at every size. Unscaled, the 1/240 s substep
 // moved PBF particles 2.4 spacings at 1M particles: the flow reached 19.8 m/s, nearly 8 times the rest
-// density, and the neighbour lists widened to 150 slots. WCSPH and MPM also need an acoustic CFL limit that
-// the frame substeps do not know about.
-Real substepDt(const SceneDesc& s, Real written) {
+// density, and the neighbour lists widened to 150 slots. No longer than the solver's own stability limit
+// (WCSPH's and MPM's acoustic CFL conditions), which the frame substeps do not know about.
+Real substepDt(const SceneDesc& s, Real written, Simulation& sim) {
   double dt = 1.0 / (double(s.time.fps) * s.time.substeps) * double(s.fluid.spacing) / double(written);
-  if (s.solver == "wcsph") {
-    const double h = double(s.fluid.supportRatio) * s.fluid.spacing;
-    dt = std::min(dt, double(s.wcsph.cfl) * h / s.wcsph.speedOfSound);
-  }
-  if (s.solver == "mpm") {
-    // water's speed of sound; the flow of the first substeps is slow beside it
-    const double dx = longestExtent(s) / s.mpm.gridResolution;
-    dt = std::min(dt, double(s.mpm.cfl) * dx / std::sqrt(double(s.mpm.bulkModulus) / s.fluid.restDensity));
-  }
-  return Real(dt);
+  return Real(std::min(dt, double(sim.stableSubstep())));
 }
 
 // whole number >= min; CLI11's own range checks print DBL_MAX as the upper bound
@@ -163,7 +154,7 @@ SizeResult measure(const SceneDesc& base, double volume, long long n, Backend ba
         std::max(4, int(std::lround(longestExtent(scene) / (2.0 * scene.fluid.spacing))));
   if (scene.solver == "mpm") r.gridResolution = scene.mpm.gridResolution;
   std::unique_ptr<Simulation> sim = createSimulation(scene, backend);
-  const Real dt = substepDt(scene, base.fluid.spacing);
+  const Real dt = substepDt(scene, base.fluid.spacing, *sim);
   for (int i = 0; i < o.warmup; ++i) sim->advanceSubstep(dt);
   sim->profile().reset();
 

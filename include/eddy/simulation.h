@@ -93,6 +93,12 @@ class Simulation {
   virtual void advanceFrame() = 0;
   // advance exactly one substep of the given size (benchmarks, tests)
   virtual void advanceSubstep(Real dt) = 0;
+  // the longest substep the solver's stability allows from the current state (its CFL, viscous and body-force
+  // limits, counting the speeds the scene prescribes now), infinity for a solver without one: the bound
+  // advanceFrame keeps to, for callers that step with advanceSubstep. It reads the solver's maxima afresh
+  // (MPM's restart from its next grid update), so call it before the first substep or among advanceSubstep
+  // calls, not between the frames of a run that advanceFrame steps.
+  virtual Real stableSubstep() = 0;
 
   virtual FrameStats stats() = 0;
   virtual void copyParticles(HostParticles& out) = 0;

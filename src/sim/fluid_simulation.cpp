@@ -85,6 +85,12 @@ void FluidSimulation::advanceSubstep(Real dt) {
   measurements_->sampleProbes(after, *solver_, time_);
 }
 
+Real FluidSimulation::stableSubstep() {
+  StepContext ctx = context();
+  double longest = 1.0 / (double(scene_.time.fps) * scene_.time.substeps);
+  return solver_->stableTimeStep(ctx, prescribedSpeed(scene_, model_, nozzles_, time_, time_ + longest));
+}
+
 void FluidSimulation::advanceFrame() {
   const TimeDesc& t = scene_.time;
   heldInAtFrameStart_ = solver_->heldInCount();
@@ -205,16 +211,6 @@ std::vector<double> FluidSimulation::colliderForces() {
   return measurements_->colliderForces(ctx, *solver_);
 }
 
-void FluidSimulation::buildSurface(TriangleMesh& out, SurfaceStats* stats, const SurfaceSettings* settings,
-                                   const std::string& group) {
-  surfaces_.build(particles_, prims_, out, stats, settings, group);
-}
-
-void FluidSimulation::buildSurfaceOnDevice(SurfaceMeshView& out, SurfaceStats* stats,
-                                           const SurfaceSettings* settings, const std::string& group) {
-  out = surfaces_.buildOnDevice(particles_, prims_, stats, settings, group);
-}
-
 void FluidSimulation::buildEllipsoidsOnDevice(EllipsoidView& out) {
   NeighborView lists = grid_.neighbors();
   out = surfaces_.buildEllipsoids(particles_, prims_, gridOrder_ ? &lists : nullptr, model_.kernels.h);
@@ -243,11 +239,6 @@ void FluidSimulation::moveCollider(std::size_t i, Vec3 center, Vec3 velocity) {
   c.linearVelocity = velocity;
   model_.colliders.upload(&c, 1, i);
   queriesSettled_ = false;  // the walls' share of the density moves with the collider
-}
-
-Profile& FluidSimulation::profile() {
-  timers_.flush();
-  return timers_.profile();
 }
 
 SimulationState FluidSimulation::saveState() {

@@ -27,6 +27,7 @@ class FluidSimulation final : public Simulation {
 
   void advanceFrame() override;
   void advanceSubstep(Real dt) override;
+  Real stableSubstep() override;
   FrameStats stats() override;
   void copyParticles(HostParticles& out) override;
   void copyPositions(Vec3* out) override;
@@ -35,7 +36,10 @@ class FluidSimulation final : public Simulation {
 
   const SceneDesc& scene() const override { return scene_; }
   Backend backend() const override { return kBackend; }
-  Profile& profile() override;
+  Profile& profile() override {
+    timers_.flush();
+    return timers_.profile();
+  }
   void setPhaseTiming(bool on) override { timers_.setPhaseTiming(on); }
   int frame() const override { return frame_; }
   double time() const override { return time_; }
@@ -46,10 +50,14 @@ class FluidSimulation final : public Simulation {
   void moveCollider(std::size_t collider, Vec3 center, Vec3 velocity) override;
   void setNozzleActive(std::size_t nozzle, bool active) override { nozzles_.setActive(nozzle, active); }
   void buildSurface(TriangleMesh& out, SurfaceStats* stats = nullptr,
-                    const SurfaceSettings* settings = nullptr, const std::string& group = {}) override;
+                    const SurfaceSettings* settings = nullptr, const std::string& group = {}) override {
+    surfaces_.build(particles_, prims_, out, stats, settings, group);
+  }
   void buildSurfaceOnDevice(SurfaceMeshView& out, SurfaceStats* stats = nullptr,
                             const SurfaceSettings* settings = nullptr,
-                            const std::string& group = {}) override;
+                            const std::string& group = {}) override {
+    out = surfaces_.buildOnDevice(particles_, prims_, stats, settings, group);
+  }
   void buildEllipsoidsOnDevice(EllipsoidView& out) override;
   void copyValues(const std::string& quantity, float* out) override;
   std::vector<std::string> surfaceGroups() const override { return surfaces_.groups(); }
