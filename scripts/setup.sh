@@ -8,14 +8,15 @@
 # loaders, libpng, and Mesa's EGL and llvmpipe driver so that machines without a GPU draw too; ffmpeg
 # turns its pictures into videos (`eddy render --video`), which eddy runs as a program, not a library.
 # The viewer (`eddy view`) opens its window with GLFW and draws its panel with Dear ImGui; Xvfb (with xauth,
-# which xvfb-run needs) gives its test a display on machines without one.
+# which xvfb-run needs) gives its test a display on machines without one. clang-format checks the sources'
+# format in CI (scripts/check_format.sh).
 set -euo pipefail
 
 packages=(build-essential cmake ninja-build pkg-config libtbb-dev nlohmann-json3-dev libcli11-dev
           libgtest-dev libgmock-dev libbenchmark-dev libtinyobjloader-dev
           libopenvdb-dev libboost-iostreams-dev zlib1g-dev
           libegl-dev libopengl-dev libgl-dev libpng-dev libegl-mesa0 libgl1-mesa-dri ffmpeg
-          libglfw3-dev libimgui-dev xvfb xauth)
+          libglfw3-dev libimgui-dev xvfb xauth clang-format python3)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

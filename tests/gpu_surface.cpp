@@ -47,10 +47,11 @@ TEST_P(GpuSurface, MatchesTheCpuMesh) {
   s.smoothingIterations = GetParam().second;
   TriangleMesh cpu = reconstructSurface(particles, s, Backend::Cpu);
   TriangleMesh gpu = reconstructSurface(particles, s, Backend::Cuda);
-  std::printf("  %s, %d smoothing: %zu particles: CPU %zu vertices, %zu triangles; GPU %zu vertices, %zu "
-              "triangles\n",
-              surfaceMethodName(s.method), s.smoothingIterations, particles.size(), cpu.vertices.size(),
-              cpu.triangles.size(), gpu.vertices.size(), gpu.triangles.size());
+  std::printf(
+      "  %s, %d smoothing: %zu particles: CPU %zu vertices, %zu triangles; GPU %zu vertices, %zu "
+      "triangles\n",
+      surfaceMethodName(s.method), s.smoothingIterations, particles.size(), cpu.vertices.size(),
+      cpu.triangles.size(), gpu.vertices.size(), gpu.triangles.size());
   ASSERT_EQ(cpu.vertices.size(), gpu.vertices.size());
   ASSERT_EQ(cpu.triangles.size(), gpu.triangles.size());
   EXPECT_TRUE(cpu.triangles == gpu.triangles);

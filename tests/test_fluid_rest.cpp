@@ -86,9 +86,9 @@ TEST(FluidRest, WcsphFromAJitteredLatticeSettlesToHydrostatic) {
 // below the 0.1 % issue 13 asks (measured 0.019 % with conjugate gradients, 0.056 % with Jacobi
 // iterations), and the tank calms (it turned over while the walls gave the layers beside them no support
 // along the wall: 0.68 J after 1 s). Its kinetic energy falls from 25 mJ a quarter second in to a floor of
-// 2.4 .. 3.7 mJ from 1.75 s on, a speed of about 1.7 cm/s over its 21.6 kg, as WCSPH's tank after 1 s; on that
-// floor it varies from frame to frame by as much as it differs between builds that differ in round-off, so
-// the test holds it below 4 mJ and below a fifth of the energy a quarter second in (measured 0.12 .. 0.13)
+// 2.4 .. 3.7 mJ from 1.75 s on, a speed of about 1.7 cm/s over its 21.6 kg, as WCSPH's tank after 1 s; on
+// that floor it varies from frame to frame by as much as it differs between builds that differ in round-off,
+// so the test holds it below 4 mJ and below a fifth of the energy a quarter second in (measured 0.12 .. 0.13)
 TEST(FluidRest, DfsphDensityErrorAtRestBelowATenthOfAPercent) {
   RestResult r = settle({"solver=dfsph"}, 150);
   EXPECT_LE(r.last.meanDensityError, 0.001);

@@ -102,7 +102,10 @@ void CountingSort::place(Index n) {
           std::uint32_t lo = begin, hi = end;
           while (lo < hi) {
             std::uint32_t mid = lo + (hi - lo) / 2;
-            if (arrivals[mid] < std::uint32_t(i)) lo = mid + 1; else hi = mid;
+            if (arrivals[mid] < std::uint32_t(i))
+              lo = mid + 1;
+            else
+              hi = mid;
           }
           rank = lo - begin;
         }

@@ -1,11 +1,12 @@
 // What the water is seen against: the domain's floor (a checkerboard, so that sizes and the refraction
 // through the water read), its side walls (the tank the domain is, its far inner side only; left out where
-// the scene has a container collider of its own) and the scene's colliders, the analytic shapes tessellated and the meshes as the
-// simulation places them, each posed at the picture's time (prescribed velocities and keyframes) and lit
-// by the sun and the sky. A tank (a container collider) shows only its far, inner side, so it never hides
-// the water in it. Drawn into the renderer's target before the water, whose passes then hide the water
-// behind it and show it through the water. Grains and solids of an MPM scene (sand, snow, jelly) are part
-// of it too: opaque spheres in their material's colour, in front of and behind which the water is drawn.
+// the scene has a container collider of its own) and the scene's colliders, the analytic shapes tessellated
+// and the meshes as the simulation places them, each posed at the picture's time (prescribed velocities and
+// keyframes) and lit by the sun and the sky. A tank (a container collider) shows only its far, inner side, so
+// it never hides the water in it. Drawn into the renderer's target before the water, whose passes then hide
+// the water behind it and show it through the water. Grains and solids of an MPM scene (sand, snow, jelly)
+// are part of it too: opaque spheres in their material's colour, in front of and behind which the water is
+// drawn.
 #pragma once
 
 #include <eddy/scene.h>
