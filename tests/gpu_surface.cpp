@@ -1,4 +1,4 @@
-// Surfaces on the GPU (issue 10): the CUDA backend builds the same mesh as the CPU from the same particles:
+// Surfaces on the GPU: the CUDA backend builds the same mesh as the CPU from the same particles:
 // the same vertices and triangles, in the same order, positions within 1e-4 of the particles' extent (the
 // field's sums are atomic, so their order, and the last bits, differ).
 #include <eddy/backend.h>

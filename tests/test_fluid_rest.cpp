@@ -83,7 +83,7 @@ TEST(FluidRest, WcsphFromAJitteredLatticeSettlesToHydrostatic) {
 }
 
 // DFSPH holds the rest density by its solves: the mean compression of a tank at rest after 2.5 s is
-// below the 0.1 % issue 13 asks (measured 0.019 % with conjugate gradients, 0.056 % with Jacobi
+// below the 0.1 % bar (measured 0.019 % with conjugate gradients, 0.056 % with Jacobi
 // iterations), and the tank calms (it turned over while the walls gave the layers beside them no support
 // along the wall: 0.68 J after 1 s). Its kinetic energy falls from 25 mJ a quarter second in to a floor of
 // 2.4 .. 3.7 mJ from 1.75 s on, a speed of about 1.7 cm/s over its 21.6 kg, as WCSPH's tank after 1 s; on

@@ -1,4 +1,4 @@
-// Keyframed colliders (issue 9) in whole simulations: a paddle moved by keyframes gives the particles of
+// Keyframed colliders in whole simulations: a paddle moved by keyframes gives the particles of
 // the same paddle moved by a prescribed velocity, in every solver, for a translation (the same arithmetic:
 // equal bit for bit) and for a turn about y through two keyframe segments (the first segment the same
 // arithmetic; the second starts from the stored orientation of its keyframe, which differs from the

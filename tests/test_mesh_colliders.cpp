@@ -1,4 +1,4 @@
-// Mesh colliders (issue 9): the distance field against brute force over every triangle (distance) and the
+// Mesh colliders: the distance field against brute force over every triangle (distance) and the
 // generalised winding number (sign) near the bunny and the dragon; an icosphere mesh against the analytic
 // sphere, as a field and as a collider in a scene; and the scene keys of a mesh shape.
 #include <eddy/scene_io.h>

@@ -1,4 +1,4 @@
-// Mesh shapes beyond the closed obstacle (issue 9): a mesh as a tank, against the analytic sphere tank;
+// Mesh shapes beyond the closed obstacle: a mesh as a tank, against the analytic sphere tank;
 // volume emitters filling a mesh; a spinning mesh paddle stirring water; placement by fit_into and by a
 // quaternion. (The thin shell is tested with the other thin obstacles, tests/test_thin_obstacles.cpp.)
 #include <eddy/scene_io.h>

@@ -98,7 +98,7 @@ void expectHydrostatic(const TankReadings& r, double probes, double weight) {
 
 // The wall probes against rho g d, d the depth below the lattice's surface (the top layer plus half a
 // spacing), where the gauge must find the surface too (its half-full kernel sum reads 0.08 spacings low).
-// Five depths from 4 to 10 spacings, within 2 % as issue 13 asks. Measured: +0.5 % .. +1.5 % (+0.1 % ..
+// Five depths from 4 to 10 spacings, within 2 %. Measured: +0.5 % .. +1.5 % (+0.1 % ..
 // +1.3 % before WCSPH's density rate kept the stretching along the walls); before the walls' mirror pressure
 // varied along them (the support the particles beside the side walls lack), -1.5 %
 // .. +2.1 %; builds that differ only in round-off move the probes by about half a percent. The floor carries
@@ -129,7 +129,7 @@ TEST(Probes, TheEndWallOfAThinSlabIsHydrostaticToo) {
   expectHydrostatic(r, 0.02, 0.01);
 }
 
-// DFSPH's tank (issue 13 asks 1 % at each depth and for the floor): its pressure is the stiffness both
+// DFSPH's tank (the bar: 1 % at each depth and for the floor): its pressure is the stiffness both
 // solves found, kappa rho^2. Measured after 2.5 s with conjugate gradients (the default): -0.8 % .. +1.0 %,
 // the domain -0.14 %, so the bar is 1.5 %: builds that differ in round-off move the probes by about half a
 // percent. With the papers' Jacobi iterations (and their tolerance 0.0005) the four deeper probes read -0.6 %

@@ -1,4 +1,4 @@
-// Parts of a mesh thinner than a distance-field cell (issue 9): the triangle geometry behind the exact
+// Parts of a mesh thinner than a distance-field cell: the triangle geometry behind the exact
 // fallback (cube overlap, segment crossing through shared edges), which cells are found thin (a sliver,
 // not a smooth sphere or a box), a swept path that the field alone lets through and the triangles stop,
 // and a blob shot at 10 m/s onto a slab thinner than a cell in every solver.

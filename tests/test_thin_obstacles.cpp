@@ -1,4 +1,4 @@
-// Thin obstacles (issue 8, defect 5; issue 9 for the shells): a 1 cm plate, a box or a mesh shell, stops
+// Thin obstacles: a 1 cm plate, a box or a mesh shell, stops
 // particles shot at it at 10 m/s in every solver,
 // although each substep carries them further than the plate is thick; sweepToContact, the swept test
 // behind it, on a plane, a box, a sphere and a moving box; and SPH neighbours are not found through a wall
