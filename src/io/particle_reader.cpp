@@ -145,13 +145,22 @@ ParticleFrame readParticleFrame(const std::string& path) {
       throw InputError("particle file '" + path + "': particle " + std::to_string(i) +
                        " has a position that is not a finite number");
     frame.position[std::size_t(i)] = p;
-    if (velocities)
-      frame.velocity[std::size_t(i)] = {Real(readScalar(at + vx->offset, *vx)),
-                                        Real(readScalar(at + vy->offset, *vy)),
-                                        Real(readScalar(at + vz->offset, *vz))};
+    if (velocities) {
+      const Vec3 v{Real(readScalar(at + vx->offset, *vx)), Real(readScalar(at + vy->offset, *vy)),
+                   Real(readScalar(at + vz->offset, *vz))};
+      if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z))
+        throw InputError("particle file '" + path + "': particle " + std::to_string(i) +
+                         " has a velocity (vx, vy, vz) that is not a finite number");
+      frame.velocity[std::size_t(i)] = v;
+    }
     if (material)
       frame.material[std::size_t(i)] = std::uint32_t(readScalar(at + material->offset, *material));
-    if (density) frame.density[std::size_t(i)] = float(readScalar(at + density->offset, *density));
+    if (density) {
+      frame.density[std::size_t(i)] = float(readScalar(at + density->offset, *density));
+      if (!std::isfinite(frame.density[std::size_t(i)]))
+        throw InputError("particle file '" + path + "': particle " + std::to_string(i) +
+                         " has a density that is not a finite number");
+    }
     if (id) frame.id[std::size_t(i)] = std::uint32_t(readScalar(at + id->offset, *id));
   }
   return frame;  // possibly empty: a nozzle's first frames
