@@ -91,9 +91,10 @@ class CliOutput : public ::testing::Test {
   }
 
   // the dam break at 1152 particles: a run takes a fraction of a second
-  CliResult tinyRun(const std::string& out, int frames, const std::string& extra = "") {
+  CliResult tinyRun(const std::string& out, int frames, const std::string& extra = "", int seconds = 120) {
     return run("run " + damBreak() + " --frames " + std::to_string(frames) +
-               " --set fluid.spacing=0.05 --backend cpu --quiet --out " + quoted(out) + " " + extra);
+                   " --set fluid.spacing=0.05 --backend cpu --quiet --out " + quoted(out) + " " + extra,
+               seconds);
   }
 
   fs::path dir_;
@@ -121,7 +122,7 @@ TEST_F(CliOutput, NewRunReplacesAnEarlierRunsFiles) {
   EXPECT_EQ(names(out), expected);
   EXPECT_EQ(readText(out / "notes.txt"), "mine");
   // `eddy surface` over the folder sees this run's three frames only
-  const CliResult s = run("surface out --out surf --backend cpu");
+  const CliResult s = run("surface out --out surf --spacing 0.05 --backend cpu");
   ASSERT_EQ(s.code, 0) << s.err;
   EXPECT_NE(s.out.find("3 frame(s)"), std::string::npos) << s.out;
 }
@@ -132,7 +133,7 @@ TEST_F(CliOutput, SurfaceReplacesTheSurfacesInItsFolder) {
   ASSERT_EQ(tinyRun("run", 2, "--surface").code, 0);
   std::ofstream(dir_ / "run" / "surface_000009.ply") << "an older reconstruction's";
   std::ofstream(dir_ / "run" / "surface_water_000001.obj") << "an older reconstruction's";
-  const CliResult r = run("surface run --out run --backend cpu --format obj");
+  const CliResult r = run("surface run --out run --spacing 0.05 --backend cpu --format obj");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("removed 5 earlier surface file(s)"), std::string::npos) << r.out;
   for (const char* gone : {"surface_000009.ply", "surface_water_000001.obj", "surface_000000.ply"})
@@ -167,7 +168,7 @@ TEST_F(CliOutput, SurfaceStrayParticleWritesNothing) {
   const float far[3] = {3000, 3000, 3000};
   std::memcpy(bytes.data() + body, far, sizeof far);
   std::ofstream(frame, std::ios::binary) << bytes;
-  const CliResult r = run("surface run --out surf --backend cpu");
+  const CliResult r = run("surface run --out surf --spacing 0.05 --backend cpu");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("particles_000002.ply"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("--cell"), std::string::npos) << r.err;
@@ -285,12 +286,12 @@ TEST_F(CliOutput, RunTooLargeForTheDiskIsRefused) {
   ASSERT_EQ(tinyRun("out", 1).code, 0);
   const auto before = snapshot(dir_ / "out");
   // 1152 particles a file of 37 KB, 10^9 frames: 37 TB
-  const CliResult r = tinyRun("out", 1000000000);
+  const CliResult r = tinyRun("out", 1000000000, "", 20);
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_NE(r.err.find("free"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("/output/every"), std::string::npos) << r.err;
   EXPECT_TRUE(snapshot(dir_ / "out") == before);
-  EXPECT_EQ(tinyRun("fresh", 1000000000).code, 2);
+  EXPECT_EQ(tinyRun("fresh", 1000000000, "", 20).code, 2);
   EXPECT_FALSE(fs::exists(dir_ / "fresh"));
 }
 
