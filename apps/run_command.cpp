@@ -315,8 +315,11 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
   CLI::Option* frames =
       sub->add_option("--frames", o.frames, "Number of frames to simulate. Default: the scene's time.frames.")
           ->type_name("N");
-  CLI::Option* out =
-      sub->add_option("--out", o.out, "Output folder; created if missing, existing files are overwritten.");
+  CLI::Option* out = sub->add_option(
+      "--out", o.out,
+      "Output folder; created if missing. A folder holds one run: once this run's first frame "
+      "is written, the files an earlier run left there (its frames, surfaces, pictures, "
+      "checkpoints, statistics) are removed; other files stay.");
   out->type_name("DIR")->capture_default_str();
   sub->add_option("--backend", o.backend,
                   "Where to run: auto (cuda when a GPU is present, else cpu), cpu, cuda.")
@@ -453,6 +456,7 @@ int runCommand(const RunOptions& o) {
   const RunSize size = estimateRun(scene, *sim);
   const std::uint64_t freeDisk = freeDiskBytes(o.out);
   if (!o.quiet) std::printf("eddy: %s\n", describeRunSize(size, backend == Backend::Cuda, freeDisk).c_str());
+  std::fflush(stdout);  // seen before a long run starts, in a log too
   checkRunFits(scene, size, freeDisk, bytesOf(o.out, earlier), o.out);
   // likewise a renderer that cannot start (bad size, no GL, an unreadable environment image)
   std::unique_ptr<InRunRenderer> renderer =
