@@ -160,9 +160,10 @@ Resolved resolveSettings(const SurfaceOptions& o) {
   if (!o.format.empty()) r.format = o.format;
   if (o.smooth >= 0) r.smooth = o.smooth;
   if (!(r.spacing > 0))
-    throw InputError("surface: --spacing is needed: '" + o.input +
-                     "' has no scene.json beside its frames to read fluid.spacing from (give the run's "
-                     "fluid.spacing in m)");
+    throw InputError("surface: --spacing is needed: " +
+                     (scenePath.empty() ? "'" + o.input + "' has no scene.json beside its frames"
+                                        : "'" + scenePath.string() + "' has no /fluid/spacing") +
+                     " to read the particles' spacing from (give the run's fluid.spacing in m)");
   return r;
 }
 
