@@ -199,6 +199,18 @@ TEST_F(CliOutput, CheckpointWithNonFiniteStateIsRefused) {
   EXPECT_TRUE(snapshot(dir_ / "out") == before);
 }
 
+// --set with a number that is not finite (no JSON, so it once read as text: "expected a number, got
+// string") names the override and says what is wrong with the value
+TEST_F(CliOutput, NonFiniteSetIsNamed) {
+  for (const char* set : {"fluid.spacing=nan", "fluid.spacing=1e400", "forces.gravity=[0,-Infinity,0]"}) {
+    const CliResult r = tinyRun("out", 1, std::string("--set '") + set + "'");
+    EXPECT_EQ(r.code, 2) << set;
+    EXPECT_NE(r.err.find(set), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("is not a finite number"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "out")) << set;
+  }
+}
+
 // a particle file with a non-finite velocity or density (as `eddy render` reads them) is refused by name
 TEST_F(CliOutput, ParticleFileWithNonFiniteAttributesIsRefused) {
   ASSERT_EQ(tinyRun("run", 1).code, 0);
