@@ -7,7 +7,6 @@
 #include <cfloat>
 #include <charconv>
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -731,20 +730,11 @@ void applyOverride(Json& doc, const std::string& text, Reader& reader) {
   Json value = Json::parse(raw, nullptr, false);
   if (value.is_discarded()) {
     // nan, inf or 1e400 (alone or in a list) are no JSON and would read as text: say what they are
-    std::string token;
-    for (std::size_t i = 0; i <= raw.size(); ++i) {
-      if (i < raw.size() && raw[i] != '[' && raw[i] != ']' && raw[i] != ',' && raw[i] != ' ') {
-        token += raw[i];
-        continue;
-      }
-      char* end = nullptr;
-      const double d = token.empty() ? 0 : std::strtod(token.c_str(), &end);
-      if (!token.empty() && end == token.c_str() + token.size() && !std::isfinite(d))
-        reader.failOverride(text, "'" + token +
-                                      "' is not a finite number; numbers must be finite (a name that reads "
-                                      "as one goes in quotes: \"inf\")");
-      token.clear();
-    }
+    const std::string bad = nonFiniteNumber(raw);
+    if (!bad.empty())
+      reader.failOverride(text, "'" + bad +
+                                    "' is not a finite number; numbers must be finite (a name that reads as "
+                                    "one goes in quotes: \"inf\")");
     value = raw;
   }
 
