@@ -13,11 +13,14 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <utility>
@@ -25,7 +28,9 @@
 
 #include "background_writer.h"
 #include "colliders/triangle_mesh.h"
+#include "run_folder.h"
 #include "run_render.h"
+#include "surface/surface_reconstruction.h"
 
 namespace eddy::app {
 
@@ -71,12 +76,15 @@ class FrameWriter {
  public:
   // statsKept: the stats.jsonl lines that stay in front (a resumed run's frames up to its checkpoint)
   // probes.csv and forces.csv likewise keep probesKept / forcesKept, where the simulation writes them
+  // collectionKept: the particle files of a resumed run up to its checkpoint, for particles.pvd
   FrameWriter(std::string dir, const SceneDesc& scene, const Simulation& sim, std::string statsKept = "",
-              std::string probesKept = "", std::string forcesKept = "")
+              std::string probesKept = "", std::string forcesKept = "",
+              std::vector<CollectionEntry> collectionKept = {})
       : dir_(std::move(dir)),
         output_(scene.output),
         surface_(scene.surface),
-        stats_(joinPath(dir_, "stats.jsonl"), std::move(statsKept)) {
+        stats_(joinPath(dir_, "stats.jsonl"), std::move(statsKept)),
+        collection_(std::move(collectionKept)) {
     if (!sim.probeColumns().empty())
       probes_ =
           std::make_unique<CsvLog>(joinPath(dir_, "probes.csv"), sim.probeColumns(), std::move(probesKept));
@@ -94,6 +102,9 @@ class FrameWriter {
     const bool due = frame % output_.every == 0;
     if (render_ && due) {
       const auto t0 = Clock::now();
+      char picture[40];
+      std::snprintf(picture, sizeof picture, "render/frame_%06d.png", frame);
+      written_.insert(picture);
       render_->draw(sim, frame, stats);
       sim.profile().add(Phase::Output, msSince(t0));
     }
@@ -105,7 +116,9 @@ class FrameWriter {
         sim.buildSurface(mesh_, nullptr, nullptr, group);
         sim.profile().add(Phase::Surface, msSince(t0));
         t0 = Clock::now();
-        writeTriangleMesh(joinPath(dir_, surfaceFileName(frame, surface_.format, group)), mesh_);
+        const std::string name = surfaceFileName(frame, surface_.format, group);
+        writeTriangleMesh(joinPath(dir_, name), mesh_);
+        written_.insert(name);
         sim.profile().add(Phase::Output, msSince(t0));
       }
     }
@@ -115,21 +128,34 @@ class FrameWriter {
       // are simulated (the copy waits for the file before it, which used the same host buffer)
       files_.wait();
       sim.copyParticles(host_);
-      files_.submit([this, frame] {
+      const std::string name = particleFileName(frame, output_.format);
+      written_.insert(name);
+      // VTU frames get a collection that gives ParaView their times, rewritten once the frame is on disk
+      std::string collection;
+      if (output_.format == "vtk") {
+        collection_.push_back({sim.time(), name});
+        collection = encodePvd(collection_);
+        written_.insert("particles.pvd");
+      }
+      files_.submit([this, name, collection = std::move(collection)] {
         const std::string bytes = output_.format == "vtk" ? encodeVtu(host_) : encodePly(host_);
-        writeFileAtomic(joinPath(dir_, particleFileName(frame, output_.format)), bytes);
+        writeFileAtomic(joinPath(dir_, name), bytes);
+        if (!collection.empty()) writeFileAtomic(joinPath(dir_, "particles.pvd"), collection);
       });
     }
     stats_.append(stats);
+    written_.insert("stats.jsonl");
     if (probes_) {
       sim.takeProbeRows(rows_);
       probes_->append(rows_);
+      written_.insert("probes.csv");
     }
     // the initial state (frame 0) has no forces yet: nothing has pressed on anything
     if (forces_ && frame > 0) {
       std::vector<double> row = sim.colliderForces();
       row.insert(row.begin(), sim.time());
       forces_->append({row});
+      written_.insert("forces.csv");
     }
     sim.profile().add(Phase::Output, msSince(t0));
   }
@@ -140,6 +166,8 @@ class FrameWriter {
   // waited for them
   double writerSeconds() const { return files_.busySeconds(); }
   double waitedSeconds() const { return files_.waitedSeconds(); }
+  // the files written so far, relative to the folder (as runFiles names them)
+  const std::set<std::string>& written() const { return written_; }
 
  private:
   std::string dir_;
@@ -151,6 +179,8 @@ class FrameWriter {
   HostParticles host_;  // reused so big scenes do not reallocate every frame
   TriangleMesh mesh_;
   std::unique_ptr<InRunRenderer> render_;
+  std::vector<CollectionEntry> collection_;  // the particle files so far, for particles.pvd
+  std::set<std::string> written_;
   // last: destroyed first, so an unfinished file is finished while the members it reads still exist
   BackgroundWriter files_;
 };
@@ -204,33 +234,6 @@ void writeRunSummary(Simulation& sim, const SceneDesc& scene, const RunOptions& 
   writeFileAtomic(joinPath(o.out, "scene.json"), sceneToJson(scene));
 }
 
-// removes the files of dir whose names `match` accepts (a missing dir has none)
-template <class Match>
-void removeMatching(const std::string& dir, Match&& match) {
-  std::error_code ec;
-  std::vector<std::filesystem::path> doomed;
-  for (const auto& e : std::filesystem::directory_iterator(dir, ec))
-    if (match(e.path().filename().string())) doomed.push_back(e.path());
-  for (const auto& p : doomed) std::filesystem::remove(p, ec);
-}
-
-// frame number of a frame's file ("particles_000120.ply" / ".vtu", "surface_000120.ply" / ".obj", a
-// material group's "surface_sand_000120.ply"), or -1
-int frameFileNumber(const std::string& name) {
-  const bool surface = name.rfind("surface_", 0) == 0;
-  const std::string prefix = surface ? "surface_" : "particles_";
-  const std::size_t dot = name.rfind('.');
-  if (name.compare(0, prefix.size(), prefix) != 0 || dot == std::string::npos || dot == prefix.size())
-    return -1;
-  // the digits follow the last underscore (after a group's name, if any)
-  const std::size_t start = surface ? name.rfind('_', dot) + 1 : prefix.size();
-  const std::string ext = name.substr(dot), digits = name.substr(start, dot - start);
-  if ((ext != ".ply" && ext != (surface ? ".obj" : ".vtu")) || digits.empty() || digits.size() > 9 ||
-      digits.find_first_not_of("0123456789") != std::string::npos)
-    return -1;
-  return std::stoi(digits);
-}
-
 // The lines of DIR/stats.jsonl for frames 0 .. frame of the run that wrote the checkpoint; the last one
 // must agree with the checkpoint (substeps, particles), so statistics of another run are not spliced in.
 std::string statsUpToCheckpoint(const std::string& dir, const SimulationState& state,
@@ -265,6 +268,42 @@ std::string statsUpToCheckpoint(const std::string& dir, const SimulationState& s
   return kept;
 }
 
+// particles.pvd's entries for the frames a resume keeps: each kept stats line whose particle file exists
+std::vector<CollectionEntry> collectionUpToCheckpoint(const std::string& dir, const SceneDesc& scene,
+                                                      const std::string& statsKept) {
+  std::vector<CollectionEntry> entries;
+  if (scene.output.format != "vtk" || !scene.output.particles) return entries;
+  std::istringstream lines(statsKept);
+  std::string line;
+  while (std::getline(lines, line)) {
+    const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    if (!j.is_object() || !j.contains("frame") || !j["frame"].is_number_integer() || !j.contains("time") ||
+        !j["time"].is_number())
+      continue;
+    const int frame = j["frame"].get<int>();
+    const std::string name = particleFileName(frame, scene.output.format);
+    std::error_code ec;
+    if (frame % scene.output.every == 0 && std::filesystem::exists(joinPath(dir, name), ec))
+      entries.push_back({j["time"].get<double>(), name});
+  }
+  return entries;
+}
+
+// A surface section that cannot build a surface of particles anywhere in the domain fails now, naming its
+// key, rather than at frame 0 once the folder has been touched. Particles stay inside the domain (the walls
+// hold them; one far outside stops the run), so the domain bounds the surface grid.
+void checkSurfaceFits(const SceneDesc& scene) {
+  if (!scene.surface.enabled) return;
+  const std::string refusal =
+      surfaceLatticeRefusal(scene.domain.min, scene.domain.max, surfaceSettingsFor(scene));
+  if (!refusal.empty()) {
+    char cell[32];
+    std::snprintf(cell, sizeof cell, "%g", double(scene.surface.cell));
+    throw InputError(scene.sourcePath + ": /surface/cell: " + cell + " spacings makes " + refusal +
+                     "; raise /surface/cell");
+  }
+}
+
 }  // namespace
 
 CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
@@ -276,8 +315,11 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
   CLI::Option* frames =
       sub->add_option("--frames", o.frames, "Number of frames to simulate. Default: the scene's time.frames.")
           ->type_name("N");
-  CLI::Option* out =
-      sub->add_option("--out", o.out, "Output folder; created if missing, existing files are overwritten.");
+  CLI::Option* out = sub->add_option(
+      "--out", o.out,
+      "Output folder; created if missing. A folder holds one run: once this run's first frame "
+      "is written, the files an earlier run left there (its frames, surfaces, pictures, "
+      "checkpoints, statistics) are removed; other files stay.");
   out->type_name("DIR")->capture_default_str();
   sub->add_option("--backend", o.backend,
                   "Where to run: auto (cuda when a GPU is present, else cpu), cpu, cuda.")
@@ -357,6 +399,7 @@ int resumeCommand(const RunOptions& o, Clock::time_point start) {
                      " and the run ends at frame " + std::to_string(scene.time.frames) +
                      ": nothing left to simulate (raise --frames)");
   const std::string statsKept = statsUpToCheckpoint(dir, c.state, path);
+  checkSurfaceFits(scene);
 
   const Backend backend = chooseBackend(o.backend);
   std::unique_ptr<Simulation> sim = createSimulation(scene, backend);
@@ -370,10 +413,18 @@ int resumeCommand(const RunOptions& o, Clock::time_point start) {
       o.render ? std::make_unique<InRunRenderer>(scene, dir, o.renderSize) : nullptr;
   prepareOutputDir(dir);
 
-  // the interrupted run's caches after the checkpoint are simulated again
-  removeMatching(dir, [from](const std::string& name) { return frameFileNumber(name) > from; });
+  // the interrupted run's frames and pictures after the checkpoint are simulated again
+  std::vector<std::string> later;
+  for (const std::string& f : runFiles(dir)) {
+    const std::string name = std::filesystem::path(f).filename().string();
+    const bool picture = f.rfind("render/", 0) == 0;
+    const int number = picture ? std::atoi(name.c_str() + 6) : frameFileNumber(name);
+    if (f.rfind("checkpoints/", 0) != 0 && number > from) later.push_back(f);
+  }
+  removeFilesExcept(dir, later, {});
   FrameWriter writer(dir, scene, *sim, statsKept, csvUpToTime(joinPath(dir, "probes.csv"), c.state.time),
-                     csvUpToTime(joinPath(dir, "forces.csv"), c.state.time));
+                     csvUpToTime(joinPath(dir, "forces.csv"), c.state.time),
+                     collectionUpToCheckpoint(dir, scene, statsKept));
   if (renderer) writer.renderWith(std::move(renderer));
   simulateFrames(*sim, writer, scene.time.frames, {folder, o.checkpointEvery}, o.quiet);
 
@@ -396,25 +447,38 @@ int runCommand(const RunOptions& o) {
   const auto start = Clock::now();
   if (!o.resume.empty()) return resumeCommand(o, start);
   const SceneDesc scene = loadScene(o.scene, sceneOverrides(o));
+  checkSurfaceFits(scene);
   const Backend backend = chooseBackend(o.backend);
   // the simulation first: a scene too large for memory must fail before anything is written
   std::unique_ptr<Simulation> sim = createSimulation(scene, backend);
+  // then what its files need of the disk, counting the earlier run's files that it replaces
+  const std::vector<std::string> earlier = runFiles(o.out);
+  const RunSize size = estimateRun(scene, *sim);
+  const std::uint64_t freeDisk = freeDiskBytes(o.out);
+  if (!o.quiet) std::printf("eddy: %s\n", describeRunSize(size, backend == Backend::Cuda, freeDisk).c_str());
+  std::fflush(stdout);  // seen before a long run starts, in a log too
+  checkRunFits(scene, size, freeDisk, bytesOf(o.out, earlier), o.out);
   // likewise a renderer that cannot start (bad size, no GL, an unreadable environment image)
   std::unique_ptr<InRunRenderer> renderer =
       o.render ? std::make_unique<InRunRenderer>(scene, o.out, o.renderSize) : nullptr;
   prepareOutputDir(o.out);
-  // checkpoints of an earlier run in this folder would resume that run, not this one
-  const std::string checkpoints = checkpointDir(o.out);
-  for (int frame : checkpointFrames(checkpoints))
-    std::filesystem::remove(joinPath(checkpoints, checkpointFileName(frame)));
 
   // frame 0 is the initial state, so a cache of n frames holds n + 1 files
   FrameWriter writer(o.out, scene, *sim);
   InRunRenderer* drawing = renderer.get();
   if (renderer) writer.renderWith(std::move(renderer));
   writer.write(*sim, 0, sim->stats());
+  writer.finish();
+  writeFileAtomic(joinPath(o.out, "scene.json"), sceneToJson(scene));
+  // Only now, with this run's first frame on disk, do the earlier run's files go: its later frames,
+  // surfaces and pictures would otherwise read as this run's, and its checkpoints would resume it.
+  std::set<std::string> keep = writer.written();
+  keep.insert("scene.json");
+  const int replaced = removeFilesExcept(o.out, earlier, keep);
+  if (replaced > 0 && !o.quiet)
+    std::printf("eddy: removed %d file(s) of an earlier run in '%s'\n", replaced, o.out.c_str());
   if (drawing && !o.quiet) std::printf("eddy: rendering with %s\n", drawing->description().c_str());
-  simulateFrames(*sim, writer, scene.time.frames, {checkpoints, o.checkpointEvery}, o.quiet);
+  simulateFrames(*sim, writer, scene.time.frames, {checkpointDir(o.out), o.checkpointEvery}, o.quiet);
 
   if (!o.quiet) std::fputs(formatProfileTable(sim->profile()).c_str(), stdout);
   reportWriter(writer, o.quiet);

@@ -11,13 +11,19 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "colliders/triangle_mesh.h"
 #include "run_command.h"
+#include "run_folder.h"
 #include "surface/openvdb_level_set.h"
 #include "surface/surface_reconstruction.h"
 
@@ -50,7 +56,8 @@ std::vector<Frame> listFrames(const std::string& input) {
   }
   for (const auto& entry : fs::directory_iterator(input, ec)) {
     const std::string name = entry.path().filename().string(), ext = entry.path().extension().string();
-    if (name.rfind("particles_", 0) != 0 || (ext != ".ply" && ext != ".vtu")) continue;
+    // eddy's frames only (particles_NNNNNN): a particles_final.ply beside them is no frame of the run
+    if (name.rfind("particles_", 0) != 0 || frameFileNumber(name) < 0) continue;
     (ext == ".ply" ? ply : vtu).push_back({entry.path().string(), entry.path().stem().string().substr(10)});
   }
   if (ec) throw InputError("surface: input folder '" + input + "' cannot be read: " + ec.message());
@@ -79,6 +86,85 @@ void prepareOutput(const std::string& out) {
   if (!f) throw InputError("surface: --out '" + out + "' is not writable");
   std::fclose(f);
   fs::remove(probe, ec);
+}
+
+// The settings eddy surface uses: each flag given, else the run's scene.json beside the frames (its
+// fluid.spacing and "surface" section), else the defaults; `from` says where the spacing came from.
+struct Resolved {
+  double spacing = 0, cell = 2.0 / 3.0, radius = 2;
+  std::string method = "zhu-bridson", format = "ply", from;
+  int smooth = 0;
+};
+
+// the run's scene.json: in the input folder, or beside the one file given
+fs::path runSceneFor(const std::string& input) {
+  std::error_code ec;
+  const fs::path dir = fs::is_directory(input, ec) ? fs::path(input) : fs::path(input).parent_path();
+  const fs::path scene = (dir.empty() ? fs::path(".") : dir) / "scene.json";
+  return fs::is_regular_file(scene, ec) ? scene : fs::path();
+}
+
+Resolved resolveSettings(const SurfaceOptions& o) {
+  Resolved r;
+  const fs::path scenePath = runSceneFor(o.input);
+  if (!scenePath.empty()) {
+    const std::string where = scenePath.string();
+    std::ifstream in(scenePath, std::ios::binary);
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    if (!j.is_object())
+      throw InputError("surface: " + where + ": not a scene (expected a JSON object, as `eddy run` writes)");
+    auto at = [&](const char* section, const char* key) -> const nlohmann::json* {
+      if (!j.contains(section) || !j[section].is_object() || !j[section].contains(key)) return nullptr;
+      return &j[section][key];
+    };
+    auto number = [&](const char* section, const char* key, double& out) {
+      const nlohmann::json* v = at(section, key);
+      if (!v) return;
+      if (!v->is_number() || !std::isfinite(v->get<double>()) || !(v->get<double>() > 0))
+        throw InputError("surface: " + where + ": /" + section + "/" + key +
+                         ": expected a finite number > 0, got " + v->dump());
+      out = v->get<double>();
+    };
+    auto text_ = [&](const char* key, std::string& out) {
+      const nlohmann::json* v = at("surface", key);
+      if (!v) return;
+      if (!v->is_string())
+        throw InputError("surface: " + where + ": /surface/" + key + ": expected a string");
+      out = v->get<std::string>();
+    };
+    number("fluid", "spacing", r.spacing);
+    number("surface", "cell", r.cell);
+    number("surface", "radius", r.radius);
+    text_("method", r.method);
+    text_("format", r.format);
+    if (const nlohmann::json* v = at("surface", "smooth")) {
+      if (!v->is_number_integer() || v->get<long long>() < 0 || v->get<long long>() > 1000)
+        throw InputError("surface: " + where + ": /surface/smooth: expected an integer 0 to 1000, got " +
+                         v->dump());
+      r.smooth = v->get<int>();
+    }
+    SurfaceMethod method;
+    if (!parseSurfaceMethod(r.method, method))
+      throw InputError("surface: " + where + ": /surface/method: unknown method '" + r.method +
+                       "' (allowed: zhu-bridson, yu-turk, sph-density)");
+    if (r.format != "ply" && r.format != "obj")
+      throw InputError("surface: " + where + ": /surface/format: unknown format '" + r.format +
+                       "' (allowed: ply, obj)");
+    r.from = where;
+  }
+  if (o.spacing > 0) r.spacing = o.spacing, r.from = "--spacing";
+  if (o.cell > 0) r.cell = o.cell;
+  if (o.radius > 0) r.radius = o.radius;
+  if (!o.method.empty()) r.method = o.method;
+  if (!o.format.empty()) r.format = o.format;
+  if (o.smooth >= 0) r.smooth = o.smooth;
+  if (!(r.spacing > 0))
+    throw InputError("surface: --spacing is needed: " +
+                     (scenePath.empty() ? "'" + o.input + "' has no scene.json beside its frames"
+                                        : "'" + scenePath.string() + "' has no /fluid/spacing") +
+                     " to read the particles' spacing from (give the run's fluid.spacing in m)");
+  return r;
 }
 
 // wall-clock milliseconds of each phase, summed over the frames
@@ -131,32 +217,44 @@ CLI::App* addSurfaceCommand(CLI::App& app, SurfaceOptions& o) {
                   "ply|vtk` writes; not both formats in one folder), or one .ply, .vtu or .vtp file.")
       ->required()
       ->type_name("PATH");
-  sub->add_option("--out", o.out, "Folder for surface_NNNNNN.ply (created if missing).")
+  sub->add_option("--out", o.out,
+                  "Folder for surface_NNNNNN.ply (created if missing). Surface files already there "
+                  "(surface_*NNNNNN.ply, .obj, .vdb: an earlier reconstruction's, or the run's own) are "
+                  "replaced by this one's: those it does not rewrite are removed once its first frame is "
+                  "written.")
       ->required()
       ->type_name("DIR");
-  sub->add_option("--spacing", o.spacing, "The particles' rest spacing in m (the scene's fluid.spacing).")
-      ->required()
+  // each setting defaults to the run's scene.json beside the frames, where there is one
+  sub->add_option("--spacing", o.spacing,
+                  "The particles' rest spacing in m. Default: fluid.spacing of the run's scene.json beside "
+                  "the frames (needed where there is none).")
       ->check(CLI::PositiveNumber)
       ->type_name("M");
   sub->add_option("--cell", o.cell,
-                  "Grid cell, in particle spacings (default 2/3: h / 3 with h = 2 spacings).")
+                  "Grid cell, in particle spacings. Default: the scene.json's surface.cell, else 2/3 (h / 3 "
+                  "with h = 2 spacings).")
       ->check(CLI::PositiveNumber)
       ->type_name("SPACINGS");
-  sub->add_option("--radius", o.radius, "Kernel radius R, in particle spacings (default 2).")
+  sub->add_option("--radius", o.radius,
+                  "Kernel radius R, in particle spacings. Default: the scene.json's surface.radius, else 2.")
       ->check(CLI::PositiveNumber)
       ->type_name("SPACINGS");
   sub->add_option(
          "--method", o.method,
-         "zhu-bridson (default: distance to the kernel-weighted centre), yu-turk (anisotropic kernels: "
-         "flat water reads flat, sheets stay thin) or sph-density (the colour field's half level).")
+         "zhu-bridson (distance to the kernel-weighted centre), yu-turk (anisotropic kernels: flat water "
+         "reads flat, sheets stay thin) or sph-density (the colour field's half level). Default: the "
+         "scene.json's surface.method, else zhu-bridson.")
       ->check(CLI::IsMember({"zhu-bridson", "yu-turk", "sph-density"}));
-  sub->add_option("--smooth", o.smooth, "Taubin smoothing iterations of the mesh (default 0).")
+  sub->add_option(
+         "--smooth", o.smooth,
+         "Taubin smoothing iterations of the mesh. Default: the scene.json's surface.smooth, else 0.")
       ->check(CLI::Range(0, 1000))
       ->type_name("N");
   sub->add_option(
          "--format", o.format,
          "ply (binary mesh with normals), obj, or vdb (an OpenVDB narrow-band level set, 3 cells each "
-         "side, for Houdini and Blender; needs a build with OpenVDB).")
+         "side, for Houdini and Blender; needs a build with OpenVDB). Default: the scene.json's "
+         "surface.format, else ply.")
       ->check(CLI::IsMember({"ply", "obj", "vdb"}));
   sub->add_option("--backend", o.backend,
                   "Where the surfaces are built: auto (the GPU where there is one), cpu or cuda.")
@@ -169,15 +267,16 @@ CLI::App* addSurfaceCommand(CLI::App& app, SurfaceOptions& o) {
 
 int surfaceCommand(const SurfaceOptions& o) {
   const auto start = Clock::now();
-  if (o.format == "vdb" && !openVdbAvailable())
+  const Resolved r = resolveSettings(o);
+  if (r.format == "vdb" && !openVdbAvailable())
     throw InputError(
         "surface: --format vdb: this build of eddy has no OpenVDB (install libopenvdb-dev and rebuild)");
   const std::vector<Frame> frames = listFrames(o.input);
   // a missing GPU is found before the frames are read and anything is written
   const Backend backend = chooseBackend(o.backend);
-  SurfaceSettings s = SurfaceSettings::fromSpacing(Real(o.spacing), Real(o.cell), Real(o.radius));
-  parseSurfaceMethod(o.method, s.method);
-  s.smoothingIterations = o.smooth;
+  SurfaceSettings s = SurfaceSettings::fromSpacing(Real(r.spacing), Real(r.cell), Real(r.radius));
+  parseSurfaceMethod(r.method, s.method);
+  s.smoothingIterations = r.smooth;
   checkSurfaceSettings(s);
 
   // quiet silences progress entirely; otherwise a bar on a terminal, sparse lines in a log
@@ -192,7 +291,20 @@ int surfaceCommand(const SurfaceOptions& o) {
   ProgressReporter checking(count, bar, bar ? stderr : nullptr);
   try {
     for (int i = 0; i < count; ++i) {
-      (void)loadPointCloud(frames[i].path);
+      const std::vector<Vec3> points = loadPointCloud(frames[i].path);
+      // a frame whose particles span more than the surface grid can index fails here, not after the
+      // frames before it were written
+      if (!points.empty()) {
+        Vec3 lo = points.front(), hi = points.front();
+        for (const Vec3& p : points) lo = cwiseMin(lo, p), hi = cwiseMax(hi, p);
+        const std::string refusal = surfaceLatticeRefusal(lo, hi, s);
+        if (!refusal.empty())
+          throw InputError("surface: particle file '" + frames[i].path + "': its particles span from (" +
+                           std::to_string(lo.x) + ", " + std::to_string(lo.y) + ", " + std::to_string(lo.z) +
+                           ") to (" + std::to_string(hi.x) + ", " + std::to_string(hi.y) + ", " +
+                           std::to_string(hi.z) + ") m: " + refusal +
+                           "; raise --cell or remove the stray particles");
+      }
       checking.update(i + 1, "checked " + fileName(frames[i]));
     }
   } catch (...) {
@@ -202,11 +314,15 @@ int surfaceCommand(const SurfaceOptions& o) {
   checking.finish();
   t.check = msSince(start);
   prepareOutput(o.out);
+  // surfaces already in --out, replaced by these once the first is written
+  const std::vector<std::string> earlier = surfaceFiles(o.out);
+  std::set<std::string> written;
 
   if (!o.quiet)
-    std::printf("eddy surface: %d frame(s), %s, cell %.4g m, kernel radius %.4g m, on %s\n", count,
-                surfaceMethodName(s.method), double(s.cell), double(s.kernelRadius),
-                backend == Backend::Cuda ? "cuda" : "cpu");
+    std::printf(
+        "eddy surface: %d frame(s), %s, spacing %.4g m (%s), cell %.4g m, kernel radius %.4g m, on %s\n",
+        count, surfaceMethodName(s.method), r.spacing, r.from.c_str(), double(s.cell), double(s.kernelRadius),
+        backend == Backend::Cuda ? "cuda" : "cpu");
   // one line per frame for logs and scripts; on a terminal the bar says it
   const bool frameLines = !o.quiet && !isatty(fileno(stdout));
   ProgressReporter progress(count, bar, progressStream);
@@ -227,13 +343,19 @@ int surfaceCommand(const SurfaceOptions& o) {
     t.other += std::max(0.0, msSince(t0) - built);
 
     t0 = Clock::now();
-    const std::string name = "surface_" + frames[i].number + "." + o.format;
-    if (o.format == "vdb")  // the exact distance to the mesh, 3 cells each side
+    const std::string name = "surface_" + frames[i].number + "." + r.format;
+    if (r.format == "vdb")  // the exact distance to the mesh, 3 cells each side
       writeVdbLevelSet((fs::path(o.out) / name).string(), levelSetOfMesh(mesh, s.cell, Vec3{}, 3));
     else
       writeTriangleMesh((fs::path(o.out) / name).string(), mesh);
     t.write += msSince(t0);
     triangles += mesh.triangles.size();
+    written.insert(name);
+    if (i == 0) {
+      const int replaced = removeFilesExcept(o.out, earlier, written);
+      if (replaced > 0 && !o.quiet)
+        std::printf("eddy surface: removed %d earlier surface file(s) in '%s'\n", replaced, o.out.c_str());
+    }
 
     if (frameLines) {
       std::printf(

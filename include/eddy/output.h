@@ -24,6 +24,15 @@ std::string encodePly(const HostParticles& p);
 // base64-encoded binary
 std::string encodeVtu(const HostParticles& p);
 
+// one file of a ParaView collection: its simulated time in s and its name, relative to the .pvd
+struct CollectionEntry {
+  double time = 0;
+  std::string file;
+};
+// a ParaView data collection (.pvd): one DataSet per file with its timestep, so ParaView plays the
+// frames at their simulated times
+std::string encodePvd(const std::vector<CollectionEntry>& entries);
+
 // "particles_000120.ply" (format "ply" or "vtk" -> ".vtu")
 std::string particleFileName(int frame, const std::string& format);
 // "surface_000120.ply" (format "ply" or "obj"), or "surface_sand_000120.ply" for a material group's surface

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -206,6 +207,9 @@ Checkpoint decodeCheckpoint(const std::string& bytes, const std::string& path) {
   };
   if (s.frame < 0 || s.particles < 0 || s.substeps < 0)
     corrupted("negative frame, substep or particle count");
+  // a resumed run starts from these numbers: a non-finite one would only surface as a blow-up later
+  if (!std::isfinite(s.time) || s.time < 0)
+    corrupted("the time " + std::to_string(s.time) + " is not a finite number >= 0");
   const std::uint32_t attributes = r.u32();
   for (std::uint32_t k = 0; k < attributes; ++k) {
     AttributeState a;
@@ -221,6 +225,14 @@ Checkpoint decodeCheckpoint(const std::string& bytes, const std::string& path) {
       corrupted("particle attribute '" + a.name + "' (" + std::to_string(a.components) + " " +
                 typeName(a.type) + ") holds " + std::to_string(a.bytes.size()) + " bytes for " +
                 std::to_string(s.particles) + " particles");
+    if (a.type == AttributeType::Float32)
+      for (std::size_t i = 0; i < a.bytes.size() / 4; ++i) {
+        float v;
+        std::memcpy(&v, a.bytes.data() + 4 * i, 4);
+        if (!std::isfinite(v))
+          corrupted("particle " + std::to_string(i / std::size_t(a.components)) + " has a " + a.name +
+                    " that is not a finite number");
+      }
     s.attributes.push_back(std::move(a));
   }
   s.solver = r.blob();
@@ -230,6 +242,8 @@ Checkpoint decodeCheckpoint(const std::string& bytes, const std::string& path) {
     n.nextRelease = r.f64();
     n.started = r.u8() != 0;
     n.rateCarry = r.f64();
+    if (!std::isfinite(n.nextRelease) || !std::isfinite(n.rateCarry))
+      corrupted("nozzle " + std::to_string(k) + "'s release time or rate is not a finite number");
     n.cursor = r.u64();
     n.emitted = std::int64_t(r.u64());
     s.nozzles.push_back(n);

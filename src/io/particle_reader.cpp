@@ -10,7 +10,6 @@
 #include <sstream>
 
 #include "colliders/triangle_mesh.h"
-#include "io/vtu_reader.h"
 
 namespace eddy {
 
@@ -119,7 +118,6 @@ ParticleFrame readParticleFrame(const std::string& path) {
   };
   ParticleFrame frame;
   const Property *x = find("x"), *y = find("y"), *z = find("z");
-  if (!ply && bytes.find("<VTKFile") != std::string::npos) return parseVtkParticles(path, bytes);
   if (!simple || !binary || !x || !y || !z || count < 0) {
     frame.position = loadPointCloud(path);
     return frame;
@@ -152,17 +150,16 @@ ParticleFrame readParticleFrame(const std::string& path) {
                    Real(readScalar(at + vz->offset, *vz))};
       if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z))
         throw InputError("particle file '" + path + "': particle " + std::to_string(i) +
-                         " has a velocity that is not a finite number");
+                         " has a velocity (vx, vy, vz) that is not a finite number");
       frame.velocity[std::size_t(i)] = v;
     }
     if (material)
       frame.material[std::size_t(i)] = std::uint32_t(readScalar(at + material->offset, *material));
     if (density) {
-      const float d = float(readScalar(at + density->offset, *density));
-      if (!std::isfinite(d))
+      frame.density[std::size_t(i)] = float(readScalar(at + density->offset, *density));
+      if (!std::isfinite(frame.density[std::size_t(i)]))
         throw InputError("particle file '" + path + "': particle " + std::to_string(i) +
                          " has a density that is not a finite number");
-      frame.density[std::size_t(i)] = d;
     }
     if (id) frame.id[std::size_t(i)] = std::uint32_t(readScalar(at + id->offset, *id));
   }

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace eddy {
 
@@ -185,6 +186,24 @@ std::string encodeVtu(const HostParticles& p) {
       "      </Cells>\n"
       "    </Piece>\n"
       "  </UnstructuredGrid>\n"
+      "</VTKFile>\n";
+  return out;
+}
+
+std::string encodePvd(const std::vector<CollectionEntry>& entries) {
+  std::string out =
+      "<?xml version=\"1.0\"?>\n"
+      "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
+      "  <Collection>\n";
+  for (const CollectionEntry& e : entries) {
+    // 17 significant digits: times read back as the doubles the run had
+    char time[40];
+    std::snprintf(time, sizeof time, "%.17g", e.time);
+    out += "    <DataSet timestep=\"" + std::string(time) + "\" group=\"\" part=\"0\" file=\"" + e.file +
+           "\"/>\n";
+  }
+  out +=
+      "  </Collection>\n"
       "</VTKFile>\n";
   return out;
 }

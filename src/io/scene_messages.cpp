@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <vector>
 
 namespace eddy::scene_messages {
@@ -113,6 +114,21 @@ std::string trim(std::string_view s) {
   while (!s.empty() && isSpace(s.front())) s.remove_prefix(1);
   while (!s.empty() && isSpace(s.back())) s.remove_suffix(1);
   return std::string(s);
+}
+
+std::string nonFiniteNumber(const std::string& value) {
+  std::string token;
+  for (std::size_t i = 0; i <= value.size(); ++i) {
+    if (i < value.size() && value[i] != '[' && value[i] != ']' && value[i] != ',' && value[i] != ' ') {
+      token += value[i];
+      continue;
+    }
+    char* end = nullptr;
+    const double d = token.empty() ? 0 : std::strtod(token.c_str(), &end);
+    if (!token.empty() && end == token.c_str() + token.size() && !std::isfinite(d)) return token;
+    token.clear();
+  }
+  return "";
 }
 
 }  // namespace eddy::scene_messages

@@ -32,5 +32,8 @@ std::string pointerChild(const std::string& ptr, std::string_view key);
 std::string pointerChild(const std::string& ptr, std::size_t index);
 std::size_t editDistance(std::string_view a, std::string_view b);
 std::string trim(std::string_view s);
+// the first word of an override's value (split at brackets, commas and spaces) that reads whole as a number
+// that is not finite ("nan", "inf", "1e400"), or ""
+std::string nonFiniteNumber(const std::string& value);
 
 }  // namespace eddy::scene_messages

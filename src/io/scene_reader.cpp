@@ -725,7 +725,15 @@ void applyOverride(Json& doc, const std::string& text, Reader& reader) {
   if (tooDeepAt(raw) != std::string_view::npos)
     reader.failOverride(text, "the value is nested deeper than " + std::to_string(kMaxNesting) + " levels");
   Json value = Json::parse(raw, nullptr, false);
-  if (value.is_discarded()) value = raw;
+  if (value.is_discarded()) {
+    // nan, inf or 1e400 (alone or in a list) are no JSON and would read as text: say what they are
+    const std::string bad = nonFiniteNumber(raw);
+    if (!bad.empty())
+      reader.failOverride(text, "'" + bad +
+                                    "' is not a finite number; numbers must be finite (a name that reads as "
+                                    "one goes in quotes: \"inf\")");
+    value = raw;
+  }
 
   Json* cur = &doc;
   std::string ptr;
