@@ -1,10 +1,10 @@
 // Several reductions in one pass and one read-back. Each loop iteration folds kFan elements in order: the
 // elements of a tile of kFan * kFan are dealt out in turn to its kFan iterations (iteration c of a tile
 // takes elements c, c + kFan, c + 2 kFan, ...), so that neighbouring iterations read neighbouring elements
-// (on the GPU a warp's loads are one contiguous run, not 32 runs kFan elements apart, which left the
-// statistics' reduction of an 18k-particle frame at 20 us). The next pass folds the first pass's results
-// the same way, and the host folds the last few. The order is fixed, so the result does not depend on thread
-// timing and is the same on every run of either backend. Acc is a plain struct with EDDY_HD static members
+// (on the GPU a warp's loads are one contiguous run, not 32 runs kFan elements apart, which left even a small
+// frame's statistics waiting on scattered loads). The next pass folds the first pass's results the same way,
+// and the host folds the last few. The order is fixed, so the result does not depend on thread timing and is
+// the same on every run of either backend. Acc is a plain struct with EDDY_HD static members
 // identity() and combine(a, b); the per-frame statistics reduce ten quantities with it where ten separate
 // reductions each waited for the GPU.
 #pragma once

@@ -16,7 +16,8 @@
 #define EDDY_KERNEL [=] __device__
 #define EDDY_BACKEND_CUDA 1
 #define EDDY_UNROLL _Pragma("unroll")
-// a loop with four independent gathers in flight per thread (the PBF density pass: 14% faster)
+// a loop with four independent gathers in flight per thread (PBF's density pass is faster so; measured with
+// eddy bench --solver pbf, see bench/results)
 #define EDDY_UNROLL4 _Pragma("unroll 4")
 #else
 #include <tbb/blocked_range.h>
@@ -92,7 +93,7 @@ inline bool programmaticLaunchSupported() {
 
 // Kernels are launched as programmatic dependents of the kernel before them: the GPU schedules their
 // blocks while that kernel's last blocks drain, instead of after it has completed. That hides the launch
-// gap between dependent kernels (5 % of a PBF substep at 256k particles on an H200).
+// gap between dependent kernels, a visible share of a substep where each kernel is short.
 template <class F>
 void launchForEach(void (*kernel)(Index, F), Index n, F f) {
   if (n <= 0) return;
@@ -178,7 +179,7 @@ inline void tsanJoin() {}
 template <class F>
 void parallelFor(Index n, F f) {
   if (n <= 0) return;
-  // small grains keep both cores busy on uneven neighbour counts
+  // small grains keep every core busy on uneven neighbour counts
   const auto chunk = [&f](const tbb::blocked_range<Index>& r) {
     tsanEnter();
     for (Index i = r.begin(); i != r.end(); ++i) f(i);

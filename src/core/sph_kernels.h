@@ -62,7 +62,7 @@ struct SphKernels {
   }
   // spiky gradient from the squared distance, without a branch: in the pair loops "is this neighbour
   // still inside h" is a coin flip for a CPU's branch predictor (removing the branches here made the PBF
-  // substep 27% faster on the CPU); zero beyond h and for coincident particles (rij = 0)
+  // substep markedly faster on the CPU); zero beyond h and for coincident particles (rij = 0)
   EDDY_HD Vec3 spikyGradientSquared(Vec3 rij, Real r2) const {
     Real safe = r2 > Real(1e-18) * h2 ? r2 : Real(1e-18) * h2;
     Real r, invR;

@@ -33,8 +33,8 @@ void putF32(std::string& out, float f) {
   std::memcpy(&bits, &f, sizeof bits);
   putU32(out, bits);
 }
-// the same into a buffer sized beforehand (a pointer that moves on; a million particles encode in
-// milliseconds, where a push_back a byte took a tenth of a second)
+// the same into a buffer sized beforehand (a pointer that moves on; a push_back a byte made a large
+// frame's encoding many times slower)
 void storeU32(char*& at, std::uint32_t v) {
   for (int i = 0; i < 4; ++i) *at++ = char((v >> (8 * i)) & 0xffu);
 }

@@ -323,7 +323,8 @@ namespace {
 
 // the list build by layers: tiles of kLayerParticles particles, three lanes each (one per layer of cells,
 // dz = -1, 0, +1), which keep their first kStagedEntries entries in shared memory until the lanes below
-// them have counted theirs (32-bit entries: with 16-bit ones this was slower, WCSPH 1M 0.760 -> 0.778 ms)
+// them have counted theirs (32-bit entries: with 16-bit ones this was slower;
+// measured with eddy bench --solver wcsph, see bench/results)
 constexpr int kLayerParticles = 32;
 constexpr int kStagedEntries = 24;
 

@@ -19,9 +19,10 @@
 namespace eddy::EDDY_NS {
 
 // The order of the cells' keys. On the CPU: rows along x, the rows in a Morton order of (y, z), so that the
-// three cells of a row are one run of sorted particles and a search walks 9 runs instead of 27 cells (the
-// list build 11 % faster on 2 cores). On CUDA: a 3-D Morton order, which keeps a warp's 32 particles in a
-// compact block of cells (rows made the list build 5 % slower on an H100, the passes over the lists 2-9 %).
+// three cells of a row are one run of sorted particles and a search walks 9 runs instead of 27 cells (a
+// faster list build there). On CUDA: a 3-D Morton order, which keeps a warp's 32 particles in a compact block
+// of cells (rows made both the list build and the passes over the lists slower there; measured with
+// eddy bench, see bench/results).
 #if EDDY_BACKEND_CUDA
 inline constexpr bool kCellRows = false;
 #else
@@ -84,7 +85,8 @@ struct GridView {
   // or a NaN position) made it undefined behaviour (found by fuzzing). Keys alias periodically anyway, so
   // this changes nothing for cells nearer than 2^30. On the CPU the clamp compares (a NaN goes to the low
   // end, as with fmaxf) and the floor corrects the conversion's truncation: fminf and fmaxf were library
-  // calls there (3 % of a PBF run at 65k with the collider loops' calls); the GPU has them as instructions.
+  // calls there (a measurable share of a PBF run, with the collider loops' calls); the GPU has them as
+  // instructions.
   EDDY_HD static int cellIndex(Real x) {
     constexpr Real kLimit = 1073741824.0f;
 #if defined(__CUDA_ARCH__)
@@ -264,7 +266,8 @@ inline constexpr int kSpareSlots = 1;
 #endif
 
 // Whether the backend takes narrow entries where a solver asks for them: on the GPU. On the CPU their
-// decoding cost more than it saved (WCSPH at 65k particles, 2 cores: 27-30 -> 38-39 ms a substep).
+// decoding cost more than it saved (WCSPH's substep was markedly slower with them; measured with
+// eddy bench --backend cpu --solver wcsph, see bench/results).
 #if EDDY_BACKEND_CUDA
 inline constexpr bool kNarrowLists = true;
 #else
@@ -323,7 +326,7 @@ struct NeighborView {
   }
   // calls f(j) for every neighbour j of particle i, in list order (Unroll: 1, or 4 entries at a time on
   // the GPU). The format is chosen once per particle: chosen per entry, it kept the compiler from
-  // overlapping the loads of successive neighbours, and PBF's passes took twice as long.
+  // overlapping the loads of successive neighbours, and PBF's passes ran far slower.
   template <int Unroll = 1, class F>
   EDDY_HD void forEach(Index i, F&& f) const {
     static_assert(Unroll == 1 || Unroll == 4);
@@ -358,12 +361,12 @@ class NeighborGrid {
   // substep) stays under 48; the lists widen by half when a particle has more
   static constexpr int kInitialSlots = 48;
   // particles from which a solver's narrow lists are taken (FluidSimulation): memory limits the large
-  // scenes, and the small ones are where the decoding costs most (WCSPH, H200: 16k particles 0.086 ->
-  // 0.100 ms a substep, 1M 0.723 -> 0.757)
+  // scenes, and the small ones are where the decoding costs most, in proportion to their substep (measured
+  // with eddy bench --solver wcsph, see bench/results)
   static constexpr Index kNarrowListsFrom = Index(1) << 19;
-  // particles below which the GPU builds wide lists by layers of cells (launchListsByLayers; H200: PBF
-  // 16k 0.050 -> 0.034 ms, 516k 0.267 -> 0.250, 1M 0.490 -> 0.472; 4M 1.782 -> 1.774 but the substep
-  // 5.486 -> 5.515)
+  // particles below which the GPU builds wide lists by layers of cells (launchListsByLayers): it builds
+  // them faster in small scenes, the gain shrinks as the scenes grow, and at 4M particles the substep as a
+  // whole was slower with it (measured with eddy bench --solver pbf, see bench/results)
   static constexpr Index kListsByLayersBelow = Index(1) << 20;
 
   NeighborGrid() = default;

@@ -10,9 +10,9 @@
 // buffers and write the picture into an RGBA8 image that is copied into the renderer's target.
 //
 // Why compute: a data-centre GPU runs vertex and pixel shaders on a few of its multiprocessors (the H100
-// on two of its texture processing clusters), compute shaders on all of them; a million point sprites
-// there take milliseconds in the rasteriser and a fraction of one as compute. The pictures are the same
-// on every GL: the pixel centres, ray cast and nearest-hit rule are those of the sprites.
+// on two of its texture processing clusters), compute shaders on all of them; there the rasteriser draws
+// point sprites many times slower than compute splats them. The pictures are the same on every GL: the pixel
+// centres, ray cast and nearest-hit rule are those of the sprites.
 #pragma once
 
 #include <cstddef>

@@ -102,8 +102,8 @@ void DivergenceFreeSph::densityAndFactor(StepContext& ctx) {
         Real sum = 0, squares = 0;
         Vec3 a{}, blend{};
         SymmetricMatrix l{};
-        // four neighbours' loads in flight on the GPU (0.20 -> 0.15 ms at 1M on an H200; the solves' passes
-        // gained nothing unrolled)
+        // four neighbours' loads in flight on the GPU (this pass is faster so; the solves' passes gained
+        // nothing unrolled; measured with eddy bench --solver dfsph, see bench/results)
         nb.forEach<4>(i, [&](Index j) {
           Vec3 d = xi - x[j];
           Real r2 = dot(d, d);

@@ -108,13 +108,13 @@ class MovingLeastSquaresMpm final : public Solver {
   bool noParticles_[AsyncReadback::kSlots] = {};  // nothing to limit the substep when the slot was launched
   Buffer<unsigned long long> heldIn_;             // particles clamped into the domain, since the start
   // the fastest node of the grid updates since the last launchStableTimeStep (as bits), maximised by the
-  // update itself: a pass over every node for it took 7 of the seed benchmark's 90 us a substep
+  // update itself: a pass of its own over every node cost a sizeable share of a small scene's substep
   Buffer<std::uint32_t> fastestNode_;
   Real volume_ = 0;  // V0 = spacing^3
   // The sort moves the particles' attributes into its order only every kMoveEvery substeps; in between,
   // pack reads each particle through the sort's order. A particle moves less than a cell a substep, so the
   // storage stays close to the sorted order and those reads nearly sequential, while the move of every
-  // attribute took a quarter of a substep (0.143 of 0.59 ms at 1M particles on an H100).
+  // attribute took a large share of a substep (measured with eddy bench --solver mpm, see bench/results).
   static constexpr int kMoveEvery = 8;
   int sinceMoved_ = 0;    // substeps since the attributes last moved (saved with the checkpoints)
   bool moved_ = true;     // whether the last bin moved them

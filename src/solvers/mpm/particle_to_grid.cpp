@@ -109,7 +109,7 @@ EDDY_HD inline void updateNode(const GridUpdate& u, const MpmGridView& g, int ix
 
 // the gather by node on the GPU: tiles of kLayerNodes consecutive nodes, three lanes each, one per layer of
 // base nodes below the node. The CPU, whose lanes would run one after another, keeps a loop over nodes that
-// gathers all three layers (tiles of one lane a node cost its seed benchmark 3 %); the sums' order thus
+// gathers all three layers (tiles of one lane a node were slower there); the sums' order thus
 // differs between the backends, as the neighbour search's cell order does.
 constexpr int kLayerNodes = 32;
 
@@ -214,15 +214,15 @@ namespace {
 // one z) that reach it, upward: it copies the particles of a slab that reach its nodes into shared memory,
 // kSlabParticles at a time, and each node above the slab adds those of its 3 x 3 base nodes. A particle is
 // read from memory 2.8 times (the tile and its halo, 10 x 6 x 6 base nodes for 8 x 4 x 4 nodes), where the
-// gather by node reads it 27 times. Tiles of 8 x 8 x 4 and 16 x 4 x 4 nodes, and of 2 layers, were 10-50 %
-// slower at 1M particles.
+// gather by node reads it 27 times. Tiles of 8 x 8 x 4 and 16 x 4 x 4 nodes, and of 2 layers, were slower at
+// 1M particles (measured with eddy bench --solver mpm, see bench/results).
 constexpr int kTileX = 8, kTileY = 4, kTileZ = 4, kTileLanes = kTileX * kTileY * kTileZ;
 constexpr int kSlabParticles = 512;
 
 // a tile's shared scratch: the particles of one slab and the first particle of each of its base nodes. The
-// particles are stored by field (as one 64-byte record they fell 16 to a memory bank: the transfer took
-// 0.37 ms at 1M particles instead of 0.27), and one slot in nine is left out, since neighbouring lanes read
-// the particles of neighbouring base nodes, about 8 apart, which would otherwise share banks.
+// particles are stored by field (as one 64-byte record they fell 16 to a memory bank, and the bank
+// conflicts made the transfer markedly slower), and one slot in nine is left out, since neighbouring lanes
+// read the particles of neighbouring base nodes, about 8 apart, which would otherwise share banks.
 struct TransferSlab {
   static constexpr int kSlots = kSlabParticles + kSlabParticles / 8;
   TileVec4 position[kSlots], momentum[kSlots], affine1[kSlots], affine2[kSlots];

@@ -7,12 +7,11 @@
 //   - by node (small grids): a node reads its particles straight from memory, the particles of one row of
 //     base nodes along x as one span of the sort. Every particle is read 27 times, once per node of its
 //     stencil, but on small grids the tiles' barriers cost more than the reads.
-//   - by tile (from MpmGrid::kTiledFrom nodes): a tile of nodes copies the particles around it into shared
-//   memory,
-//     one slab of base nodes (one z) at a time, and its nodes gather from there; a particle is read from
-//     memory about 2.5 times. NVIDIA H100, `eddy bench --solver mpm`: 1M particles on 128^3 cells 0.54 ->
-//     0.27 ms for this stage, 8M on 256^3 3.61 -> 1.66 ms; at 16k particles it was 0.057 -> 0.10 ms, and
-//     there the nodes gather by themselves.
+//   - by tile (from MpmGrid::kTiledFrom nodes): a tile of nodes copies the particles around it into
+//     shared memory, one slab of base nodes (one z) at a time, and its nodes gather from there; a particle
+//     is read from memory about 2.5 times. That makes the stage much faster on large grids (1M particles
+//     on 128^3 cells, 8M on 256^3) and slower on small ones (16k particles), where the nodes gather by
+//     themselves (measured with `eddy bench --solver mpm`, see bench/results).
 #pragma once
 
 #include "solvers/mpm/moving_least_squares_mpm.h"

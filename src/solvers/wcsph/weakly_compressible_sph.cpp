@@ -180,8 +180,8 @@ void WeaklyCompressibleSph::integrateDensity(StepContext& ctx, Real dt) {
         Vec3 xi = x[i], vi = v[i];
         Real ri = rho[i];
         Real divergence = 0, diffused = 0;
-        // four neighbours' loads in flight on the GPU (this pass 0.21 -> 0.17 ms at 1M on an H200; the
-        // force pass was slower unrolled, 0.150 -> 0.171, so it keeps the plain loop)
+        // four neighbours' loads in flight on the GPU (this pass is faster so; the force pass was slower
+        // unrolled, so it keeps the plain loop; measured with eddy bench --solver wcsph, see bench/results)
         nb.forEach<4>(i, [&](Index j) {
           Vec3 d = xi - x[j];
           Real r2 = dot(d, d);
@@ -268,10 +268,10 @@ void WeaklyCompressibleSph::forces(StepContext& ctx) {
 // grad (p / rho^2): a particle beside a side wall has lost the neighbours beyond it that carried part of the
 // pressure gradient along the wall (without this a slab 4 spacings deep at rest read its end wall's pressure
 // 8 % high). M(d) is zero from h - s/2 on, so only particles nearer a wall than that walk their neighbours a
-// second time, in the force pass (H200: a pass of its own took 0.085 ms a substep at 16k and 0.758 at 1M
-// against 0.080 and 0.740; the sums in the force pass's own walk slowed it for every particle, 0.154 ->
-// 0.228 ms at 1M on an H100). Near a mesh or a curved shape the walk adds nothing (wallLateralAcceleration),
-// but telling flat faces apart first cost the force pass more (0.740 -> 0.748 ms at 1M). The wall forces read
+// second time, in the force pass (a pass of its own cost every substep more, most in small scenes; the sums
+// in the force pass's own walk slowed it for every particle). Near a mesh or a curved shape the walk adds
+// nothing (wallLateralAcceleration), but telling flat faces apart first cost the force pass more than the
+// walks it would skip (measured with eddy bench --solver wcsph, see bench/results). The wall forces read
 // the same gradient between substeps: this pass writes it into the acceleration array, free then (zero away
 // from the walls), so that it needs no memory of its own.
 void WeaklyCompressibleSph::wallPressureGradient(StepContext& ctx) {

@@ -80,9 +80,9 @@ class WeaklyCompressibleSph final : public Solver {
   // below the resting layer's half spacing: the walls' mirrored pressure holds that layer, where a contact
   // at half a spacing held about 2 % of a tank's weight (the floor force read 3.1 % low; 0.9 % now)
   Real contactSpacings() const override { return Real(0.45); }
-  // two light passes a substep read the lists: 16-bit entries cost the substep 5 % (1M particles, H200)
-  // and save 95 of 334 bytes a particle; PBF and DFSPH, whose passes over the lists take most of their
-  // substep, keep 32-bit ones (16-bit: PBF 1M 1.46 -> 1.76 ms, DFSPH 3.74 -> 4.25)
+  // two light passes a substep read the lists: 16-bit entries cost the substep a little time and
+  // save 95 of 334 bytes a particle; PBF and DFSPH, whose passes over the lists take most of their substep,
+  // keep 32-bit ones (16-bit ones slowed them far more; measured with eddy bench, see bench/results)
   bool narrowNeighborLists() const override { return true; }
 
   void densityAndPressure(StepContext& ctx, Real dt);
