@@ -21,6 +21,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 FLOORS = {
     "core": 0,
     "backend": 1,
+    "particles": 2,
     "colliders": 2,
     "neighbors": 3,
     "emitters": 3,
@@ -59,17 +60,11 @@ ALLOWED = {
     ("src/core/create_simulation.cpp", "surface/particle_ellipsoids.h"): "factories on the ground floor",
     ("src/core/create_simulation.cpp", "surface/surface_reconstruction.h"): "factories on the ground floor",
     ("src/core/surface_settings.cpp", "surface/surface_reconstruction.h"): "factories on the ground floor",
-    ("src/neighbors/neighbor_grid.h", "sim/particle_set.h"): "the particle store sits above its users",
-    ("src/probes/probe_sampler.h", "sim/particle_set.h"): "the particle store sits above its users",
     ("src/render/ellipsoid_buffer.cpp", "surface/particle_ellipsoids.h"): "a client reaching past include/eddy",
     ("src/render/mesh_buffer.cpp", "surface/marching_cubes.h"): "a client reaching past include/eddy",
     ("src/render/scenery.cpp", "colliders/collider.h"): "a client reaching past include/eddy",
     ("src/render/scenery.cpp", "colliders/mesh_shape.h"): "a client reaching past include/eddy",
     ("src/render/surface_renderer.h", "colliders/triangle_mesh.h"): "a client reaching past include/eddy",
-    ("src/solvers/mpm/mpm_grid.h", "sim/particle_set.h"): "the particle store sits above its users",
-    ("src/solvers/solver.h", "sim/particle_set.h"): "the particle store sits above its users",
-    ("src/solvers/solver.h", "sim/phase_timers.h"): "the timers sit above their users",
-    ("src/surface/yu_turk_field.h", "sim/particle_set.h"): "the particle store sits above its users",
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)

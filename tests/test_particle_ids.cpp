@@ -13,7 +13,7 @@
 #include "core/mat3.h"
 #include "emitters/volume_emitter.h"
 #include "neighbors/neighbor_grid.h"
-#include "sim/particle_set.h"
+#include "particles/particle_set.h"
 
 using namespace eddy;
 

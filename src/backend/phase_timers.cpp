@@ -1,4 +1,4 @@
-#include "sim/phase_timers.h"
+#include "backend/phase_timers.h"
 
 namespace eddy::EDDY_NS {
 

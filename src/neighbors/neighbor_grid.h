@@ -14,7 +14,7 @@
 #include "backend/primitives.h"
 #include "colliders/collider.h"
 #include "neighbors/counting_sort.h"
-#include "sim/particle_set.h"
+#include "particles/particle_set.h"
 
 namespace eddy::EDDY_NS {
 

@@ -1,4 +1,4 @@
-#include "sim/particle_set.h"
+#include "particles/particle_set.h"
 
 #include <algorithm>
 

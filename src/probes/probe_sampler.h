@@ -33,7 +33,7 @@
 #include "colliders/collider.h"
 #include "core/sph_kernels.h"
 #include "neighbors/neighbor_grid.h"
-#include "sim/particle_set.h"
+#include "particles/particle_set.h"
 #include "solvers/wall_kernel.h"
 
 namespace eddy::EDDY_NS {

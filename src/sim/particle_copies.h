@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/particle_set.h"
+#include "particles/particle_set.h"
 
 namespace eddy::EDDY_NS {
 

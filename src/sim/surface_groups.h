@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "backend/primitives.h"
-#include "sim/particle_set.h"
+#include "particles/particle_set.h"
 
 namespace eddy::EDDY_NS {
 

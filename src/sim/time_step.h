@@ -6,8 +6,8 @@
 
 #include "backend/primitives.h"
 #include "core/buffer.h"
+#include "particles/particle_set.h"
 #include "sim/nozzle_emission.h"
-#include "sim/particle_set.h"
 #include "sim/scene_model.h"
 
 namespace eddy::EDDY_NS {

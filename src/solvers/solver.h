@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "backend/phase_timers.h"
 #include "backend/primitives.h"
 #include "colliders/collider.h"
 #include "core/sph_kernels.h"
 #include "neighbors/neighbor_grid.h"
-#include "sim/particle_set.h"
-#include "sim/phase_timers.h"
+#include "particles/particle_set.h"
 #include "solvers/wall_kernel.h"
 
 namespace eddy::EDDY_NS {

@@ -25,7 +25,7 @@
 
 #include "core/mat3.h"
 #include "neighbors/neighbor_grid.h"
-#include "sim/particle_set.h"
+#include "particles/particle_set.h"
 #include "surface/surface_grid.h"
 #include "surface/surface_reconstruction.h"
 

@@ -25,7 +25,7 @@
 
 #include "backend/primitives.h"
 #include "neighbors/counting_sort.h"
-#include "sim/particle_set.h"
+#include "particles/particle_set.h"
 #include "solvers/mpm/bspline.h"
 
 namespace eddy::EDDY_NS {
