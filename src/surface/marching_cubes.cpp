@@ -136,7 +136,46 @@ SurfaceMeshView MarchingCubes::extract(const SurfaceGridView& g, Primitives& pri
   }
   mesh_ = SurfaceMeshView{vertices_.data(), normals_.data(), triangles_.data(), Index(vertexCount),
                           Index(triangleCount)};
+  agreeWithTriangles(mesh_);
   return mesh_;
+}
+
+void MarchingCubes::agreeWithTriangles(const SurfaceMeshView& m) {
+  ensureCapacity(faceSums_, std::size_t(m.vertexCount));
+  Vec4* sums = faceSums_.data();
+  parallelFor(
+      m.vertexCount, EDDY_KERNEL(Index v) {
+        sums[v] = Vec4{0, 0, 0, 0};
+      });
+  const Vec3* x = m.vertices;
+  const std::uint32_t* tri = m.triangles;
+  Vec3* normals = m.normals;
+  // the vertices whose gradient faces away from a triangle around them (few: a count in w)
+  parallelFor(
+      m.triangleCount, EDDY_KERNEL(Index t) {
+        std::uint32_t a = tri[3 * t], b = tri[3 * t + 1], c = tri[3 * t + 2];
+        Vec3 n = cross(x[b] - x[a], x[c] - x[a]);
+        for (std::uint32_t v : {a, b, c})
+          if (!(dot(normals[v], n) > 0)) atomicAddReal(&sums[v].w, Real(1));
+      });
+  // their triangles' normals, weighted by area (w is only read here)
+  parallelFor(
+      m.triangleCount, EDDY_KERNEL(Index t) {
+        std::uint32_t a = tri[3 * t], b = tri[3 * t + 1], c = tri[3 * t + 2];
+        if (!(sums[a].w > 0 || sums[b].w > 0 || sums[c].w > 0)) return;
+        Vec3 n = cross(x[b] - x[a], x[c] - x[a]);  // twice the area, outward
+        for (std::uint32_t v : {a, b, c})
+          if (sums[v].w > 0) {
+            atomicAddReal(&sums[v].x, n.x);
+            atomicAddReal(&sums[v].y, n.y);
+            atomicAddReal(&sums[v].z, n.z);
+          }
+      });
+  parallelFor(
+      m.vertexCount, EDDY_KERNEL(Index v) {
+        Vec4 s = sums[v];
+        if (s.w > 0) normals[v] = normalizeOr(Vec3{s.x, s.y, s.z}, normals[v]);
+      });
 }
 
 void MarchingCubes::download(TriangleMesh& out) const {
@@ -152,7 +191,7 @@ void MarchingCubes::download(TriangleMesh& out) const {
 
 std::size_t MarchingCubes::bytes() const {
   return crossed_.bytes() + vertexAt_.bytes() + cases_.bytes() + counts_.bytes() + firstTriangle_.bytes() +
-         triangles_.bytes() + vertices_.bytes() + normals_.bytes();
+         triangles_.bytes() + vertices_.bytes() + normals_.bytes() + faceSums_.bytes();
 }
 
 }  // namespace eddy::EDDY_NS
