@@ -227,6 +227,18 @@ EDDY_HD inline void atomicMaxU32(std::uint32_t* p, std::uint32_t v) {
 #endif
 }
 
+// *p = min(*p, v) from inside EDDY_KERNEL bodies; returns what *p held
+EDDY_HD inline std::uint32_t atomicMinU32(std::uint32_t* p, std::uint32_t v) {
+#if defined(__CUDA_ARCH__)
+  return atomicMin(reinterpret_cast<unsigned*>(p), unsigned(v));
+#else
+  std::uint32_t cur = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (v < cur && !__atomic_compare_exchange_n(p, &cur, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+  return cur;
+#endif
+}
+
 // returns *p and adds one; on the GPU the lanes of a warp that hit the same counter share one atomic
 EDDY_HD inline std::uint32_t atomicIncrementU32(std::uint32_t* p) {
 #if defined(__CUDA_ARCH__)
