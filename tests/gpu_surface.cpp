@@ -1,6 +1,7 @@
-// Surfaces on the GPU: the CUDA backend builds the same mesh as the CPU from the same particles:
-// the same vertices and triangles, in the same order, positions within 1e-4 of the particles' extent (the
-// field's sums are atomic, so their order, and the last bits, differ).
+// Surfaces on the GPU: the CUDA backend builds the same mesh as the CPU from the same particles: the same
+// vertices and triangles, in the same order, positions within 1e-4 of the particles' extent (the field's
+// sums are atomic, so their order, and the last bits, differ); closed and manifold, with every normal on the
+// side of its triangles.
 #include <eddy/backend.h>
 #include <gtest/gtest.h>
 
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "surface/surface_reconstruction.h"
+#include "surface_checks.h"
 
 using namespace eddy;
 
@@ -61,6 +63,11 @@ TEST_P(GpuSurface, MatchesTheCpuMesh) {
   double extent = 40 * spacing;
   std::printf("  largest vertex distance %.2e m (%.2e of the extent)\n", worst, worst / extent);
   EXPECT_LT(worst / extent, 1e-4);
+  Topology t = inspect(gpu);
+  EXPECT_TRUE(t.report.closed()) << t.report.boundaryEdges << " boundary, " << t.report.nonManifoldEdges
+                                 << " non-manifold edges";
+  EXPECT_EQ(t.directedRepeats, 0u);
+  EXPECT_EQ(normalAgreement(gpu).againstWeighted, 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Methods, GpuSurface,

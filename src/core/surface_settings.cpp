@@ -39,6 +39,10 @@ SurfaceSettings SurfaceSettings::fromSpacing(Real spacing, Real cellInSpacings, 
   // Zhu–Bridson's r: 0.57 spacing puts a flat layer's surface on the plane the layer fills (measured
   // -0.001 spacing; half a spacing gave -0.107), so a body's mesh encloses N spacing^3
   s.particleRadius = Real(0.57) * spacing;
+  // Zhu–Bridson draws no surface farther than r from every particle unless within this of two
+  // (surface/zhu_bridson_field.h): a flat layer's surface passes sqrt(3) / 2 spacing from its nearest
+  // particles (above the middle of four top particles), a lattice ball's terraces a little farther
+  s.particleReach = spacing;
   s.particleVolume = spacing * spacing * spacing;
   return s;
 }
@@ -63,6 +67,11 @@ void checkSurfaceSettings(const SurfaceSettings& s) {
   positive(s.kernelRadius, "kernel radius");
   positive(s.particleRadius, "particle radius");
   positive(s.particleVolume, "particle volume");
+  positive(s.particleReach, "particle reach");
+  if (s.particleReach < s.particleRadius)
+    throw InputError("surface: the particle reach (" + std::to_string(s.particleReach) +
+                     " m) must not be below the particle radius (" + std::to_string(s.particleRadius) +
+                     " m)");
   if (!(s.isoLevel > 0 && s.isoLevel < 1))
     throw InputError("surface: the iso level must lie between 0 and 1 (got " + std::to_string(s.isoLevel) +
                      ")");

@@ -136,7 +136,78 @@ SurfaceMeshView MarchingCubes::extract(const SurfaceGridView& g, Primitives& pri
   }
   mesh_ = SurfaceMeshView{vertices_.data(), normals_.data(), triangles_.data(), Index(vertexCount),
                           Index(triangleCount)};
+  agreeWithTriangles(mesh_);
   return mesh_;
+}
+
+void MarchingCubes::agreeWithTriangles(const SurfaceMeshView& m) {
+  ensureCapacity(faceSums_, std::size_t(m.vertexCount));
+  Vec4* sums = faceSums_.data();
+  parallelFor(
+      m.vertexCount, EDDY_KERNEL(Index v) {
+        sums[v] = Vec4{0, 0, 0, 0};
+      });
+  const Vec3* x = m.vertices;
+  const std::uint32_t* tri = m.triangles;
+  Vec3* normals = m.normals;
+  // the vertices whose gradient faces away from a triangle around them (few: a count in w)
+  parallelFor(
+      m.triangleCount, EDDY_KERNEL(Index t) {
+        std::uint32_t a = tri[3 * t], b = tri[3 * t + 1], c = tri[3 * t + 2];
+        Vec3 n = cross(x[b] - x[a], x[c] - x[a]);
+        for (std::uint32_t v : {a, b, c})
+          if (!(dot(normals[v], n) > 0)) atomicAddReal(&sums[v].w, Real(1));
+      });
+  // their triangles' normals, weighted by area (w is only read here)
+  parallelFor(
+      m.triangleCount, EDDY_KERNEL(Index t) {
+        std::uint32_t a = tri[3 * t], b = tri[3 * t + 1], c = tri[3 * t + 2];
+        if (!(sums[a].w > 0 || sums[b].w > 0 || sums[c].w > 0)) return;
+        Vec3 n = cross(x[b] - x[a], x[c] - x[a]);  // twice the area, outward
+        for (std::uint32_t v : {a, b, c})
+          if (sums[v].w > 0) {
+            atomicAddReal(&sums[v].x, n.x);
+            atomicAddReal(&sums[v].y, n.y);
+            atomicAddReal(&sums[v].z, n.z);
+          }
+      });
+  parallelFor(
+      m.vertexCount, EDDY_KERNEL(Index v) {
+        Vec4 s = sums[v];
+        if (s.w > 0) normals[v] = normalizeOr(Vec3{s.x, s.y, s.z}, normals[v]);
+      });
+  // Where that normal still faces away from a triangle (a fold, a fin), a few projection steps towards the
+  // triangles it disagrees with (each lifts the cosine against one of them to 0.1), kept only while the
+  // normal stays on the side of the area-weighted one. A vertex where two sheets of the surface meet may
+  // have no direction on the side of every triangle.
+  ensureCapacity(nudges_, std::size_t(m.vertexCount));
+  Vec4* nudge = nudges_.data();
+  for (int step = 0; step < kNormalSteps; ++step) {
+    parallelFor(
+        m.vertexCount, EDDY_KERNEL(Index v) {
+          nudge[v] = Vec4{0, 0, 0, 0};
+        });
+    parallelFor(
+        m.triangleCount, EDDY_KERNEL(Index t) {
+          std::uint32_t a = tri[3 * t], b = tri[3 * t + 1], c = tri[3 * t + 2];
+          if (!(sums[a].w > 0 || sums[b].w > 0 || sums[c].w > 0)) return;
+          Vec3 n = cross(x[b] - x[a], x[c] - x[a]);
+          Real area2 = length(n);
+          if (!(area2 > 0)) return;
+          n = n / area2;
+          for (std::uint32_t v : {a, b, c}) {
+            Real cs = dot(normals[v], n);
+            if (sums[v].w > 0 && cs <= 0) atomicAddReal4(&nudge[v].x, withW(n * (Real(0.1) - cs), Real(1)));
+          }
+        });
+    parallelFor(
+        m.vertexCount, EDDY_KERNEL(Index v) {
+          Vec4 s = sums[v], d = nudge[v];
+          if (!(s.w > 0 && d.w > 0)) return;
+          Vec3 n = normalizeOr(normals[v] + Vec3{d.x, d.y, d.z}, normals[v]);
+          if (dot(n, Vec3{s.x, s.y, s.z}) > 0) normals[v] = n;
+        });
+  }
 }
 
 void MarchingCubes::download(TriangleMesh& out) const {
@@ -152,7 +223,7 @@ void MarchingCubes::download(TriangleMesh& out) const {
 
 std::size_t MarchingCubes::bytes() const {
   return crossed_.bytes() + vertexAt_.bytes() + cases_.bytes() + counts_.bytes() + firstTriangle_.bytes() +
-         triangles_.bytes() + vertices_.bytes() + normals_.bytes();
+         triangles_.bytes() + vertices_.bytes() + normals_.bytes() + faceSums_.bytes() + nudges_.bytes();
 }
 
 }  // namespace eddy::EDDY_NS

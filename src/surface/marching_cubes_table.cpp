@@ -29,6 +29,32 @@ constexpr int kFaces[6][4] = {
     {4, 5, 7, 6},  // z = 1
 };
 
+bool edgesShareAFace(int a, int b) {
+  for (const auto& face : kFaces) {
+    bool hasA = false, hasB = false;
+    for (int k = 0; k < 4; ++k) {
+      int e = edgeBetween(face[k], face[(k + 1) % 4]);
+      hasA |= e == a, hasB |= e == b;
+    }
+    if (hasA && hasB) return true;
+  }
+  return false;
+}
+
+// The first loop position from which a fan has no diagonal between two edges of one face, or -1. Such a
+// diagonal lies in that face (with a third vertex there, a whole triangle does), and the cell across the
+// face may draw the same one: four triangles on one edge. Kept off the faces, every diagonal belongs to
+// this cell alone and every face segment to one triangle on each side, so the mesh is edge-manifold.
+int fanStart(const std::vector<int>& loop) {
+  const std::size_t m = loop.size();
+  for (std::size_t s = 0; s < m; ++s) {
+    bool clear = true;
+    for (std::size_t k = 2; k + 1 < m && clear; ++k) clear = !edgesShareAFace(loop[s], loop[(s + k) % m]);
+    if (clear) return int(s);
+  }
+  return -1;
+}
+
 }  // namespace
 
 MarchingCubesTable buildMarchingCubesTable() {
@@ -71,12 +97,18 @@ MarchingCubesTable buildMarchingCubesTable() {
         used[e] = true;
         loop.push_back(e);
       }
-      for (std::size_t k = 1; k + 1 < loop.size(); ++k) {
+      // the fan's first vertex: one whose diagonals each join two edges on no common face
+      int first = fanStart(loop);
+      if (first < 0)
+        throw RuntimeFailure("marching cubes: no fan of case " + std::to_string(cs) +
+                             " keeps out of the faces");
+      const std::size_t m = loop.size();
+      for (std::size_t k = 1; k + 1 < m; ++k) {
         if (count == kMaxCaseTriangles)
           throw RuntimeFailure("marching cubes: too many triangles in case " + std::to_string(cs));
-        table.edges[cs][3 * count] = std::int8_t(loop[0]);
-        table.edges[cs][3 * count + 1] = std::int8_t(loop[k]);
-        table.edges[cs][3 * count + 2] = std::int8_t(loop[k + 1]);
+        table.edges[cs][3 * count] = std::int8_t(loop[std::size_t(first)]);
+        table.edges[cs][3 * count + 1] = std::int8_t(loop[(std::size_t(first) + k) % m]);
+        table.edges[cs][3 * count + 2] = std::int8_t(loop[(std::size_t(first) + k + 1) % m]);
         ++count;
       }
     }

@@ -6,8 +6,11 @@
 // two inside corners on a diagonal this cuts each inside corner off on its own; the neighbouring cube
 // traverses the shared face the other way and pairs the same edges, so the two agree on every face and
 // the mesh has no cracks. The segments join into closed loops on the cube's surface (each crossed edge ends
-// one segment and starts another), and each loop is triangulated as a fan. The loops run counter-clockwise
-// seen from outside the liquid, so triangles face out of it.
+// one segment and starts another), and each loop is triangulated as a fan. The fan starts at a vertex
+// whose diagonals never join two edges of one cube face: a diagonal in a face (and with it, in 18 cases,
+// a whole triangle lying flat in the face, as fans from an arbitrary vertex give) can be drawn by the cell
+// across the face too, putting four triangles on one edge. So a closed zero set gives an edge-manifold
+// mesh. The loops run counter-clockwise seen from outside the liquid, so triangles face out of it.
 //
 // Corner c of a cube is at (c & 1, (c >> 1) & 1, (c >> 2) & 1). Edges 0-3 run along x from corners 0, 2,
 // 4, 6; edges 4-7 along y from corners 0, 1, 4, 5; edges 8-11 along z from corners 0, 1, 2, 3.

@@ -28,9 +28,11 @@ const char* surfaceMethodName(SurfaceMethod method);
 
 struct SurfaceSettings {
   SurfaceMethod method = SurfaceMethod::ZhuBridson;
-  Real cell = 0;                // grid spacing, m (Zhu & Bridson: h / 3)
-  Real kernelRadius = 0;        // R, m: the support of every method's kernel
-  Real particleRadius = 0;      // r_i, the same for every particle, m (Zhu–Bridson)
+  Real cell = 0;            // grid spacing, m (Zhu & Bridson: h / 3)
+  Real kernelRadius = 0;    // R, m: the support of every method's kernel
+  Real particleRadius = 0;  // r_i, the same for every particle, m (Zhu–Bridson)
+  Real particleReach =
+      0;  // no surface farther than r from every particle but within this of two, m (Zhu–Bridson)
   Real particleVolume = 0;      // V_i = spacing^3, m^3 (SPH density, Yu–Turk)
   Real isoLevel = 0.5;          // the colour level of the surface (SPH density, Yu–Turk)
   int smoothingIterations = 0;  // Taubin smoothing of the mesh (surface/mesh_smoothing.h)
