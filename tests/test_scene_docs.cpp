@@ -1,8 +1,8 @@
 // The documentation against the program: docs/scene-format.md documents every key the scene reader accepts
 // in the table of the section that reads it, and nothing else; its list of shipped scenes is complete; the
-// particle fields the writers write are named where the README and the format describe the files; and every
-// `eddy` command that README.md and docs/*.md show runs from a fresh clone alone (its scene files and the
-// meshes they read are in the repository, and its --set overrides are valid).
+// particle fields the writers write are named where the user guide and the format describe the files; and
+// every `eddy` command that README.md and docs/*.md show runs from a fresh clone alone (its scene files and
+// the meshes they read are in the repository, and its --set overrides are valid).
 #include <eddy/error.h>
 #include <eddy/output.h>
 #include <eddy/scene_io.h>
@@ -252,8 +252,8 @@ TEST(SceneIo, ParticleFieldsAreDocumented) {
   for (auto it = std::sregex_iterator(vtu.begin(), vtu.end(), name); it != std::sregex_iterator(); ++it)
     if (!structure.contains((*it)[1])) fields.push_back((*it)[1]);
   ASSERT_EQ(fields.size(), 5u);  // velocity, density, pressure, id, material
-  // the README's sentence on what DIR receives, and the scene format's row of output.format
-  const std::string readme = readText(kRoot + "/README.md");
+  // the user guide's sentence on what DIR receives, and the scene format's row of output.format
+  const std::string readme = readText(kRoot + "/docs/guide.md");
   const std::size_t from = readme.find("- DIR receives"), to = readme.find("`stats.jsonl`", from);
   ASSERT_NE(from, std::string::npos);
   ASSERT_NE(to, std::string::npos);
@@ -263,7 +263,7 @@ TEST(SceneIo, ParticleFieldsAreDocumented) {
   ASSERT_NE(row, std::string::npos);
   const std::string formatRow = doc.substr(row, doc.find('\n', row) - row);
   for (const std::string& f : fields) {
-    EXPECT_NE(receives.find(f), std::string::npos) << "the README does not name the field " << f;
+    EXPECT_NE(receives.find(f), std::string::npos) << "docs/guide.md does not name the field " << f;
     EXPECT_NE(formatRow.find(f), std::string::npos)
         << "docs/scene-format.md's output.format does not name " << f;
   }
