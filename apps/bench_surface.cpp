@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "colliders/triangle_mesh.h"
+#include "io/mesh_files.h"
 #include "run_command.h"
 #include "surface/openvdb_level_set.h"
 #include "surface/surface_reconstruction.h"

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "colliders/mesh_field.h"
-#include "colliders/triangle_mesh.h"
+#include "io/mesh_files.h"
 
 namespace eddy::app {
 

@@ -19,7 +19,7 @@
 #include <filesystem>
 #include <memory>
 
-#include "colliders/triangle_mesh.h"
+#include "io/mesh_files.h"
 #include "io/particle_reader.h"
 #include "surface/particle_ellipsoids.h"
 #ifdef EDDY_WITH_RENDER

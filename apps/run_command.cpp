@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "background_writer.h"
-#include "colliders/triangle_mesh.h"
+#include "io/mesh_files.h"
 #include "run_folder.h"
 #include "run_render.h"
 #include "surface/surface_reconstruction.h"

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "colliders/triangle_mesh.h"
+#include "io/mesh_files.h"
 #include "run_command.h"
 #include "run_folder.h"
 #include "surface/openvdb_level_set.h"

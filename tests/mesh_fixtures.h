@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "colliders/triangle_mesh.h"
+#include "io/mesh_files.h"
 
 namespace eddy::test {
 

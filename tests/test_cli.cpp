@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "colliders/triangle_mesh.h"
+#include "io/mesh_files.h"
 #include "surface/openvdb_level_set.h"
 
 namespace {

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "colliders/triangle_mesh.h"
+#include "io/mesh_files.h"
 #include "io/particle_reader.h"
 
 namespace {

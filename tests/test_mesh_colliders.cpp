@@ -16,8 +16,8 @@
 #include "colliders/collider.h"
 #include "colliders/mesh_field.h"
 #include "colliders/mesh_sdf.h"
-#include "colliders/triangle_mesh.h"
 #include "core/memory.h"
+#include "io/mesh_files.h"
 #include "mesh_fixtures.h"
 #include "test_support.h"
 

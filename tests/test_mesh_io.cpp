@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "colliders/triangle_mesh.h"
+#include "io/mesh_files.h"
 #include "test_support.h"
 
 namespace eddy {

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "colliders/collider.h"
-#include "colliders/triangle_mesh.h"
+#include "io/mesh_files.h"
 #include "test_support.h"
 
 namespace eddy {

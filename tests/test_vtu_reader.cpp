@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "colliders/triangle_mesh.h"
+#include "io/mesh_files.h"
 #include "io/particle_reader.h"
 #include "io/vtu_reader.h"
 #include "test_support.h"

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <string>
 
+#include "io/mesh_files.h"
+
 namespace eddy {
 
 PlacedMesh placeMesh(const ShapeDesc& shape, Quat orientation, const std::string& where, bool needsInside) {

@@ -9,7 +9,7 @@
 #include <iterator>
 #include <sstream>
 
-#include "colliders/triangle_mesh.h"
+#include "io/mesh_files.h"
 
 namespace eddy {
 
