@@ -1,4 +1,4 @@
-// Picks the backend's implementation of the one engine source.
+// Picks the backend's implementation of the one engine source (host-only: it calls both namespaces).
 #include <eddy/error.h>
 #include <eddy/simulation.h>
 
