@@ -4,8 +4,11 @@
 #include "bench_surface.h"
 
 #include <eddy/error.h>
+#include <eddy/mesh.h>
 #include <eddy/output.h>
 #include <eddy/simulation.h>
+#include <eddy/surface.h>
+#include <eddy/vdb.h>
 
 #include <algorithm>
 #include <cmath>
@@ -16,10 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "io/mesh_files.h"
 #include "run_command.h"
-#include "surface/openvdb_level_set.h"
-#include "surface/surface_reconstruction.h"
 
 namespace eddy::app {
 

@@ -3,6 +3,7 @@
 // usage, 3 the simulation blew up.
 #include <eddy/backend.h>
 #include <eddy/error.h>
+#include <eddy/vdb.h>
 #include <eddy/version.h>
 
 #include <CLI/CLI.hpp>
@@ -15,7 +16,6 @@
 #include "mesh_info_command.h"
 #include "render_command.h"
 #include "run_command.h"
-#include "surface/openvdb_level_set.h"
 #include "surface_command.h"
 #include "view_command.h"
 

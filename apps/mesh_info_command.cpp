@@ -3,6 +3,7 @@
 
 #include <eddy/backend.h>
 #include <eddy/error.h>
+#include <eddy/mesh.h>
 
 #include <CLI/CLI.hpp>
 #include <chrono>
@@ -10,7 +11,6 @@
 #include <string>
 
 #include "colliders/mesh_field.h"
-#include "io/mesh_files.h"
 
 namespace eddy::app {
 

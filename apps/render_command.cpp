@@ -4,8 +4,10 @@
 #include "render_command.h"
 
 #include <eddy/error.h>
+#include <eddy/mesh.h>
 #include <eddy/output.h>
 #include <eddy/scene_io.h>
+#include <eddy/surface.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -19,9 +21,7 @@
 #include <filesystem>
 #include <memory>
 
-#include "io/mesh_files.h"
 #include "io/particle_reader.h"
-#include "surface/particle_ellipsoids.h"
 #ifdef EDDY_WITH_RENDER
 #include "render/camera.h"
 #include "render/color_bar.h"

@@ -3,10 +3,12 @@
 
 #include <eddy/checkpoint.h>
 #include <eddy/error.h>
+#include <eddy/mesh.h>
 #include <eddy/output.h>
 #include <eddy/profile.h>
 #include <eddy/scene_io.h>
 #include <eddy/simulation.h>
+#include <eddy/surface.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -27,10 +29,8 @@
 #include <vector>
 
 #include "background_writer.h"
-#include "io/mesh_files.h"
 #include "run_folder.h"
 #include "run_render.h"
-#include "surface/surface_reconstruction.h"
 
 namespace eddy::app {
 

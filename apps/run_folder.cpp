@@ -2,6 +2,7 @@
 
 #include <eddy/error.h>
 #include <eddy/simulation.h>
+#include <eddy/surface.h>
 
 #include <algorithm>
 #include <cmath>
@@ -10,9 +11,6 @@
 #include <limits>
 #include <string>
 #include <system_error>
-
-#include "core/memory.h"
-#include "surface/surface_reconstruction.h"
 
 namespace eddy::app {
 
@@ -192,7 +190,7 @@ void checkRunFits(const SceneDesc& scene, const RunSize& s, std::uint64_t freeDi
         " free" + (freed ? " (counting the earlier run's files it replaces)" : "") +
         "; raise /fluid/spacing or /output/every, lower /time/frames, or set /output/particles to "
         "false");
-  const double host = double(freeDeviceBytes(Device::Host));
+  const double host = double(freeHostMemoryBytes());
   if (double(s.stagingBytes) > host)
     throw InputError(scene.sourcePath + ": writing a particle file of " + std::to_string(s.mostParticles) +
                      " particles needs " + formatBytes(double(s.stagingBytes)) +

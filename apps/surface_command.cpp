@@ -5,7 +5,10 @@
 
 #include <eddy/backend.h>
 #include <eddy/error.h>
+#include <eddy/mesh.h>
 #include <eddy/output.h>
+#include <eddy/surface.h>
+#include <eddy/vdb.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -21,11 +24,8 @@
 #include <string>
 #include <vector>
 
-#include "io/mesh_files.h"
 #include "run_command.h"
 #include "run_folder.h"
-#include "surface/openvdb_level_set.h"
-#include "surface/surface_reconstruction.h"
 
 namespace eddy::app {
 

@@ -40,22 +40,9 @@ ENGINE = {name for name in FLOORS if name not in CLIENTS and name != "io"}
 
 # (including file, included header): why it is still allowed.
 ALLOWED = {
-    ("src/colliders/mesh_shape.cpp", "io/mesh_files.h"): "the engine loads the mesh files its scene names",
-    ("apps/run_command.cpp", "surface/surface_reconstruction.h"): "a client reaching past include/eddy",
-    ("apps/run_folder.cpp", "core/memory.h"): "a client reaching past include/eddy",
-    ("apps/run_folder.cpp", "surface/surface_reconstruction.h"): "a client reaching past include/eddy",
-    ("apps/bench_surface.cpp", "surface/openvdb_level_set.h"): "a client reaching past include/eddy",
-    ("apps/bench_surface.cpp", "surface/surface_reconstruction.h"): "a client reaching past include/eddy",
-    ("apps/main.cpp", "surface/openvdb_level_set.h"): "a client reaching past include/eddy",
     ("apps/mesh_info_command.cpp", "colliders/mesh_field.h"): "a client reaching past include/eddy",
-    ("apps/render_command.cpp", "surface/particle_ellipsoids.h"): "a client reaching past include/eddy",
-    ("apps/surface_command.cpp", "surface/openvdb_level_set.h"): "a client reaching past include/eddy",
-    ("apps/surface_command.cpp", "surface/surface_reconstruction.h"): "a client reaching past include/eddy",
-    ("src/render/ellipsoid_buffer.cpp", "surface/particle_ellipsoids.h"): "a client reaching past include/eddy",
-    ("src/render/mesh_buffer.cpp", "surface/marching_cubes.h"): "a client reaching past include/eddy",
     ("src/render/scenery.cpp", "colliders/collider.h"): "a client reaching past include/eddy",
     ("src/render/scenery.cpp", "colliders/mesh_shape.h"): "a client reaching past include/eddy",
-    ("src/render/surface_renderer.h", "colliders/triangle_mesh.h"): "a client reaching past include/eddy",
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)

@@ -9,10 +9,11 @@
 #include <string>
 
 #ifdef EDDY_WITH_RENDER
+#include <eddy/mesh.h>
 #include <eddy/scene_io.h>
 #include <eddy/simulation.h>
+#include <eddy/surface.h>
 
-#include "colliders/triangle_mesh.h"
 #include "render/ellipsoid_buffer.h"
 #include "render/gl_context.h"
 #include "render/mesh_buffer.h"
@@ -21,7 +22,6 @@
 #include "render/surface_renderer.h"
 #include "render_checks.h"
 #include "surface/particle_ellipsoids.h"
-#include "surface/surface_reconstruction.h"
 #endif
 
 namespace {

@@ -3,6 +3,7 @@
 // sums are atomic, so their order, and the last bits, differ); closed and manifold, with every normal on the
 // side of its triangles.
 #include <eddy/backend.h>
+#include <eddy/surface.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,7 +13,6 @@
 #include <utility>
 #include <vector>
 
-#include "surface/surface_reconstruction.h"
 #include "surface_checks.h"
 
 using namespace eddy;

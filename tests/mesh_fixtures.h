@@ -2,6 +2,7 @@
 // writing one to a temporary file.
 #pragma once
 
+#include <eddy/mesh.h>
 #include <eddy/scene.h>
 #include <eddy/vec3.h>
 
@@ -14,8 +15,6 @@
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "io/mesh_files.h"
 
 namespace eddy::test {
 

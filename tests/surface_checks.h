@@ -3,6 +3,8 @@
 // piece encloses, and whether the vertex normals agree with the triangles around them.
 #pragma once
 
+#include <eddy/mesh.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -10,8 +12,6 @@
 #include <numeric>
 #include <utility>
 #include <vector>
-
-#include "colliders/triangle_mesh.h"
 
 namespace eddy {
 

@@ -1,6 +1,8 @@
 // The eddy executable end to end: exit codes, messages, files written (and not written).
 #include <eddy/checkpoint.h>
+#include <eddy/mesh.h>
 #include <eddy/simulation.h>
+#include <eddy/vdb.h>
 #include <eddy/version.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -16,9 +18,6 @@
 #include <map>
 #include <string>
 #include <vector>
-
-#include "io/mesh_files.h"
-#include "surface/openvdb_level_set.h"
 
 namespace {
 

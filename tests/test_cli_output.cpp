@@ -3,6 +3,7 @@
 // reading the run's own scene.
 #include <eddy/checkpoint.h>
 #include <eddy/error.h>
+#include <eddy/mesh.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,7 +22,6 @@
 #include <string>
 #include <vector>
 
-#include "io/mesh_files.h"
 #include "io/particle_reader.h"
 
 namespace {

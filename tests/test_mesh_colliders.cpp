@@ -1,6 +1,7 @@
 // Mesh colliders: the distance field against brute force over every triangle (distance) and the
 // generalised winding number (sign) near the bunny and the dragon; an icosphere mesh against the analytic
 // sphere, as a field and as a collider in a scene; and the scene keys of a mesh shape.
+#include <eddy/mesh.h>
 #include <eddy/scene_io.h>
 #include <eddy/simulation.h>
 #include <gtest/gtest.h>
@@ -17,7 +18,6 @@
 #include "colliders/mesh_field.h"
 #include "colliders/mesh_sdf.h"
 #include "core/memory.h"
-#include "io/mesh_files.h"
 #include "mesh_fixtures.h"
 #include "test_support.h"
 

@@ -1,6 +1,7 @@
 // Triangle-mesh files: OBJ and PLY (ASCII, little- and big-endian binary) read back what was written,
 // polygons become fans, extra properties are skipped, bad files fail with one message naming the file and
 // the line or element; inspectMesh counts boundary and non-manifold edges on welded vertices.
+#include <eddy/mesh.h>
 #include <eddy/scene_io.h>
 #include <eddy/simulation.h>
 #include <gtest/gtest.h>
@@ -19,7 +20,6 @@
 #include <string>
 #include <vector>
 
-#include "io/mesh_files.h"
 #include "test_support.h"
 
 namespace eddy {

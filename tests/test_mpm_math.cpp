@@ -2,6 +2,7 @@
 // its definition (reconstruction, proper rotations, sign convention) on random and degenerate matrices,
 // the polar rotation, the stresses against linear elasticity and against finite differences of their
 // energies, and the plastic projections against their yield conditions.
+#include <eddy/mat3.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,7 +12,6 @@
 #include <random>
 #include <vector>
 
-#include "core/mat3.h"
 #include "solvers/mpm/constitutive_models.h"
 
 using namespace eddy;

@@ -1,6 +1,9 @@
 // The optional OpenVDB support (src/surface/openvdb_level_set.h): .vdb level sets read back with OpenVDB
 // itself, OpenVDB's reference surface of a ball of particles, and the stubs of builds without OpenVDB.
 #include <eddy/error.h>
+#include <eddy/mesh.h>
+#include <eddy/surface.h>
+#include <eddy/vdb.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -11,9 +14,6 @@
 #include <string>
 #include <vector>
 
-#include "colliders/triangle_mesh.h"
-#include "surface/openvdb_level_set.h"
-#include "surface/surface_reconstruction.h"
 #include "test_support.h"
 
 #if defined(EDDY_WITH_OPENVDB)

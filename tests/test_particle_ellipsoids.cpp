@@ -2,8 +2,10 @@
 // simulation builds them from the neighbour lists of its last substep (no copy, no sort), checked against
 // the path for particles read from files (its own sorted copy and grid) on a dam break in motion: the same
 // ellipsoid for every particle, flattened at the surface and round in the bulk.
+#include <eddy/mat3.h>
 #include <eddy/scene_io.h>
 #include <eddy/simulation.h>
+#include <eddy/surface.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,9 +15,7 @@
 #include <tuple>
 #include <vector>
 
-#include "core/mat3.h"
 #include "surface/particle_ellipsoids.h"
-#include "surface/surface_reconstruction.h"
 
 namespace eddy {
 namespace {

@@ -1,5 +1,6 @@
 // The persistent particle id: 0, 1, 2, ... in emission order, unique, carried through every sort, exact
 // beyond 2^24 (where a float would round it), and fresh for each particle a nozzle releases.
+#include <eddy/mat3.h>
 #include <eddy/scene_io.h>
 #include <eddy/simulation.h>
 #include <gtest/gtest.h>
@@ -10,7 +11,6 @@
 #include <vector>
 
 #include "backend/primitives.h"
-#include "core/mat3.h"
 #include "emitters/volume_emitter.h"
 #include "neighbors/neighbor_grid.h"
 #include "particles/particle_set.h"

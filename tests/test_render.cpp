@@ -18,6 +18,8 @@
 #include <vector>
 
 #ifdef EDDY_WITH_RENDER
+#include <eddy/surface.h>
+
 #include "render/camera.h"
 #include "render/color_bar.h"
 #include "render/ellipsoid_buffer.h"
@@ -30,7 +32,6 @@
 #include "render/surface_renderer.h"
 #include "render_checks.h"
 #include "surface/particle_ellipsoids.h"
-#include "surface/surface_reconstruction.h"
 #endif
 
 namespace {

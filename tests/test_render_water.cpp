@@ -15,7 +15,8 @@
 #include "render/camera.h"
 
 #ifdef EDDY_WITH_RENDER
-#include "colliders/triangle_mesh.h"
+#include <eddy/mesh.h>
+
 #include "render/gl_context.h"
 #include "render/image.h"
 #include "render/scene_look.h"

@@ -2,6 +2,7 @@
 // a closed, consistently oriented manifold with the Euler characteristic of a sphere and the volume and area
 // of the sphere the method predicts, a torus the characteristic of a torus, two blobs two pieces, one
 // particle a small sphere or nothing.
+#include <eddy/surface.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "surface/surface_reconstruction.h"
 #include "surface/yu_turk_field.h"
 #include "surface_checks.h"
 

@@ -4,6 +4,8 @@
 // surfaced by every method. Closedness is mesh-info's (inspectMesh).
 #include <eddy/scene_io.h>
 #include <eddy/simulation.h>
+#include <eddy/surface.h>
+#include <eddy/vdb.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -20,9 +22,7 @@
 #include "backend/primitives.h"
 #include "surface/marching_cubes.h"
 #include "surface/marching_cubes_table.h"
-#include "surface/openvdb_level_set.h"
 #include "surface/surface_grid.h"
-#include "surface/surface_reconstruction.h"
 #include "surface/zhu_bridson_field.h"
 #include "surface_checks.h"
 

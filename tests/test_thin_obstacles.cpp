@@ -3,6 +3,7 @@
 // although each substep carries them further than the plate is thick; sweepToContact, the swept test
 // behind it, on a plane, a box, a sphere and a moving box; and SPH neighbours are not found through a wall
 // thinner than the kernel support.
+#include <eddy/mesh.h>
 #include <eddy/scene_io.h>
 #include <eddy/simulation.h>
 #include <gtest/gtest.h>
@@ -15,7 +16,6 @@
 #include <vector>
 
 #include "colliders/collider.h"
-#include "io/mesh_files.h"
 #include "test_support.h"
 
 namespace eddy {

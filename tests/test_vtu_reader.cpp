@@ -1,6 +1,7 @@
 // VTK XML point files: eddy's own .vtu read back bit for bit, ASCII and base64 arrays (UInt32 and UInt64
 // byte counts, one or two base64 streams, big endian, Float64, several pieces, PolyData), and bad files
 // refused with one line naming the file and what is wrong.
+#include <eddy/mesh.h>
 #include <eddy/output.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -15,7 +16,6 @@
 #include <string>
 #include <vector>
 
-#include "io/mesh_files.h"
 #include "io/particle_reader.h"
 #include "io/vtu_reader.h"
 #include "test_support.h"

@@ -1,6 +1,7 @@
 // Where a simulation runs.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace eddy {
@@ -20,5 +21,8 @@ std::string cudaDeviceName();
 
 // Auto becomes Cuda where available, otherwise Cpu
 Backend resolveBackend(Backend requested);
+
+// host memory free for new allocations (MemAvailable), bytes
+std::size_t freeHostMemoryBytes();
 
 }  // namespace eddy

@@ -2,8 +2,10 @@
 #pragma once
 
 #include <eddy/backend.h>
+#include <eddy/mesh.h>
 #include <eddy/profile.h>
 #include <eddy/scene.h>
+#include <eddy/surface.h>
 
 #include <cstdint>
 #include <memory>
@@ -11,12 +13,6 @@
 #include <vector>
 
 namespace eddy {
-
-struct TriangleMesh;     // src/colliders/triangle_mesh.h
-struct SurfaceStats;     // src/surface/surface_reconstruction.h
-struct SurfaceSettings;  // src/surface/surface_reconstruction.h
-struct SurfaceMeshView;  // src/surface/marching_cubes.h
-struct EllipsoidView;    // src/surface/particle_ellipsoids.h
 
 // statistics of one frame, reduced on the device
 struct FrameStats {

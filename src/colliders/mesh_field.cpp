@@ -3,14 +3,13 @@
 #include "colliders/mesh_field.h"
 
 #include <eddy/error.h>
+#include <eddy/mesh.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <string>
-
-#include "colliders/triangle_mesh.h"
 
 namespace eddy {
 

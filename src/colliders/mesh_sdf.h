@@ -20,12 +20,13 @@
 //     top-left tie-break of Direct3D and OpenGL rasterizers).
 #pragma once
 
+#include <eddy/mesh.h>
+
 #include <vector>
 
 #include "backend/primitives.h"
 #include "colliders/mesh_field.h"
 #include "colliders/thin_cells.h"
-#include "colliders/triangle_mesh.h"
 
 namespace eddy::EDDY_NS {
 

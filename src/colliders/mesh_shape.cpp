@@ -1,11 +1,10 @@
 #include "colliders/mesh_shape.h"
 
 #include <eddy/error.h>
+#include <eddy/mesh.h>
 
 #include <algorithm>
 #include <string>
-
-#include "io/mesh_files.h"
 
 namespace eddy {
 

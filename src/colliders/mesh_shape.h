@@ -5,12 +5,11 @@
 // Host-only: compiled once, into namespace eddy (see EDDY_HOST_FILES in src/CMakeLists.txt).
 #pragma once
 
+#include <eddy/mesh.h>
 #include <eddy/scene.h>
 #include <eddy/vec3.h>
 
 #include <string>
-
-#include "colliders/triangle_mesh.h"
 
 namespace eddy {
 

@@ -1,5 +1,5 @@
 // The edge-based quality report of a triangle mesh (meshes are read and written by io/mesh_files.h).
-#include "colliders/triangle_mesh.h"
+#include <eddy/mesh.h>
 
 #include <algorithm>
 #include <bit>

@@ -1,5 +1,7 @@
 #include <eddy/backend.h>
 
+#include "core/memory.h"
+
 #if EDDY_WITH_CUDA
 #include <cuda_runtime_api.h>
 #endif
@@ -47,5 +49,7 @@ Backend resolveBackend(Backend requested) {
   if (requested != Backend::Auto) return requested;
   return cudaAvailable() ? Backend::Cuda : Backend::Cpu;
 }
+
+std::size_t freeHostMemoryBytes() { return freeDeviceBytes(Device::Host); }
 
 }  // namespace eddy

@@ -1,9 +1,8 @@
 // Triangle-mesh files: OBJ through tinyobjloader (header only, implemented here), PLY through our own
 // reader, and a writer.
 #define TINYOBJLOADER_IMPLEMENTATION
-#include "io/mesh_files.h"
-
 #include <eddy/error.h>
+#include <eddy/mesh.h>
 #include <eddy/output.h>
 #include <tiny_obj_loader.h>
 

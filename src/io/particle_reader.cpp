@@ -1,6 +1,7 @@
 #include "io/particle_reader.h"
 
 #include <eddy/error.h>
+#include <eddy/mesh.h>
 
 #include <cmath>
 #include <cstdint>
@@ -8,8 +9,6 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
-
-#include "io/mesh_files.h"
 
 namespace eddy {
 

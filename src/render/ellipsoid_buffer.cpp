@@ -1,8 +1,7 @@
 #include "render/ellipsoid_buffer.h"
 
 #include <eddy/simulation.h>
-
-#include "surface/particle_ellipsoids.h"
+#include <eddy/surface.h>
 
 namespace eddy::render {
 

@@ -1,10 +1,9 @@
 #include "render/mesh_buffer.h"
 
 #include <eddy/simulation.h>
+#include <eddy/surface.h>
 
 #include <cstdint>
-
-#include "surface/marching_cubes.h"
 
 namespace eddy::render {
 

@@ -8,9 +8,10 @@
 // Forum 13(3), 1994 (F = F0 + (1 - F0)(1 - cos theta)^5, F0 = 0.02 for water).
 #pragma once
 
+#include <eddy/mesh.h>
+
 #include <memory>
 
-#include "colliders/triangle_mesh.h"
 #include "render/camera.h"
 #include "render/environment_map.h"
 #include "render/image.h"

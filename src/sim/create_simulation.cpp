@@ -1,10 +1,10 @@
 // Picks the backend's implementation of the one engine source (host-only: it calls both namespaces).
 #include <eddy/error.h>
 #include <eddy/simulation.h>
+#include <eddy/surface.h>
 
 #include "colliders/mesh_field.h"
 #include "surface/particle_ellipsoids.h"
-#include "surface/surface_reconstruction.h"
 
 namespace eddy {
 namespace cpu {

@@ -14,21 +14,10 @@
 // edge by linear interpolation, then each cell's triangles.
 #pragma once
 
+#include <eddy/mesh.h>
+
 #include "backend/primitives.h"
-#include "colliders/triangle_mesh.h"
 #include "surface/surface_grid.h"
-
-namespace eddy {
-
-// a mesh on the device: three vertex indices per triangle
-struct SurfaceMeshView {
-  Vec3* vertices = nullptr;
-  Vec3* normals = nullptr;
-  std::uint32_t* triangles = nullptr;
-  std::int32_t vertexCount = 0, triangleCount = 0;
-};
-
-}  // namespace eddy
 
 namespace eddy::EDDY_NS {
 

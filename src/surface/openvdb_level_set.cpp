@@ -1,8 +1,7 @@
 // Optional OpenVDB support (see openvdb_level_set.h). Host-only: listed in EDDY_HOST_FILES, never compiled
 // by nvcc. Without EDDY_WITH_OPENVDB the functions are stubs.
-#include "surface/openvdb_level_set.h"
-
 #include <eddy/error.h>
+#include <eddy/vdb.h>
 
 #include <string>
 

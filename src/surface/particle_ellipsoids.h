@@ -25,38 +25,14 @@
 #pragma once
 
 #include <eddy/backend.h>
+#include <eddy/mat3.h>
+#include <eddy/surface.h>
 
 #include <cstdint>
 #include <vector>
 
-#include "core/mat3.h"
 #include "neighbors/neighbor_grid.h"
-#include "surface/surface_reconstruction.h"
 #include "surface/yu_turk_field.h"
-
-namespace eddy {
-
-// the ellipsoids on a device: centres, shape matrices A (row-major) and bounds, count of each
-struct EllipsoidView {
-  const Vec3* centres = nullptr;
-  const Mat3* shapes = nullptr;
-  const Real* bounds = nullptr;
-  std::int64_t count = 0;
-};
-
-// the same on the host
-struct HostEllipsoids {
-  std::vector<Vec3> centres;
-  std::vector<Mat3> shapes;
-  std::vector<Real> bounds;
-};
-
-// the ellipsoids of host particles (the frames of a run), computed on the given backend; radius: the
-// spheres' radius, m
-HostEllipsoids particleEllipsoids(const std::vector<Vec3>& particles, const SurfaceSettings& settings,
-                                  Real radius, Backend backend);
-
-}  // namespace eddy
 
 namespace eddy::EDDY_NS {
 

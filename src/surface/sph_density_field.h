@@ -13,9 +13,10 @@
 // (https://github.com/InteractiveComputerGraphics/splashsurf), whose default reconstruction this is.
 #pragma once
 
+#include <eddy/surface.h>
+
 #include "backend/primitives.h"
 #include "surface/surface_grid.h"
-#include "surface/surface_reconstruction.h"
 
 namespace eddy::EDDY_NS {
 

@@ -1,6 +1,5 @@
-#include "surface/surface_reconstruction.h"
-
 #include <eddy/error.h>
+#include <eddy/surface.h>
 
 #include "surface/surface_reconstructor.h"
 

@@ -1,11 +1,10 @@
 // The host side of the surface settings: method names, defaults from the particle spacing, and checks.
 #include <eddy/error.h>
 #include <eddy/scene.h>
+#include <eddy/surface.h>
 
 #include <cmath>
 #include <string>
-
-#include "surface/surface_reconstruction.h"
 
 namespace eddy {
 

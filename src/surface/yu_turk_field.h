@@ -23,11 +23,12 @@
 // kernels", ACM Trans. Graph. 32(1), 2013, section 3.
 #pragma once
 
-#include "core/mat3.h"
+#include <eddy/mat3.h>
+#include <eddy/surface.h>
+
 #include "neighbors/neighbor_grid.h"
 #include "particles/particle_set.h"
 #include "surface/surface_grid.h"
-#include "surface/surface_reconstruction.h"
 
 namespace eddy::EDDY_NS {
 

@@ -35,9 +35,10 @@
 // Reference: Y. Zhu, R. Bridson, "Animating sand as a fluid", ACM Trans. Graph. 24(3), 2005, section 3.
 #pragma once
 
+#include <eddy/surface.h>
+
 #include "backend/primitives.h"
 #include "surface/surface_grid.h"
-#include "surface/surface_reconstruction.h"
 
 namespace eddy::EDDY_NS {
 

@@ -20,11 +20,10 @@
 //             Elastoplasticity for Sand Animation", SIGGRAPH 2016.
 #pragma once
 
+#include <eddy/mat3.h>
 #include <eddy/vec3.h>
 
 #include <cmath>
-
-#include "core/mat3.h"
 
 namespace eddy {
 

@@ -9,14 +9,13 @@
 // is false and the other functions throw InputError.
 #pragma once
 
+#include <eddy/mesh.h>
 #include <eddy/vec3.h>
 
 #include <array>
 #include <cstddef>
 #include <string>
 #include <vector>
-
-#include "colliders/triangle_mesh.h"
 
 namespace eddy {
 

@@ -1,17 +1,19 @@
-// Liquid surfaces from particles, for the host: the settings, and the whole reconstruction (a field on a
-// block-sparse grid, marching cubes, optional smoothing) on the CPU or the GPU, returning the mesh on the
-// host. Inside a run, the simulation builds surfaces from its own device particles through
-// surface/surface_reconstructor.h instead.
+// Liquid surfaces from particles: the settings, the whole reconstruction for the host (a field on a
+// block-sparse grid, marching cubes, optional smoothing; src/surface) on the CPU or the GPU, the views a
+// simulation hands out of the surfaces and ellipsoids it keeps on its device, and the particles' ellipsoids
+// for the host. Inside a run, the simulation builds surfaces from its own device particles instead
+// (Simulation::buildSurfaceOnDevice).
 #pragma once
 
 #include <eddy/backend.h>
+#include <eddy/mat3.h>
+#include <eddy/mesh.h>
 #include <eddy/vec3.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
-
-#include "colliders/triangle_mesh.h"
 
 namespace eddy {
 
@@ -62,5 +64,33 @@ void checkSurfaceSettings(const SurfaceSettings& settings);
 // the surface of the particles on the given backend
 TriangleMesh reconstructSurface(const std::vector<Vec3>& particles, const SurfaceSettings& settings,
                                 Backend backend, SurfaceStats* stats = nullptr);
+
+// a mesh on the device: three vertex indices per triangle
+struct SurfaceMeshView {
+  Vec3* vertices = nullptr;
+  Vec3* normals = nullptr;
+  std::uint32_t* triangles = nullptr;
+  std::int32_t vertexCount = 0, triangleCount = 0;
+};
+
+// the ellipsoids on a device: centres, shape matrices A (row-major) and bounds, count of each
+struct EllipsoidView {
+  const Vec3* centres = nullptr;
+  const Mat3* shapes = nullptr;
+  const Real* bounds = nullptr;
+  std::int64_t count = 0;
+};
+
+// the same on the host
+struct HostEllipsoids {
+  std::vector<Vec3> centres;
+  std::vector<Mat3> shapes;
+  std::vector<Real> bounds;
+};
+
+// the ellipsoids of host particles (the frames of a run), computed on the given backend; radius: the
+// spheres' radius, m
+HostEllipsoids particleEllipsoids(const std::vector<Vec3>& particles, const SurfaceSettings& settings,
+                                  Real radius, Backend backend);
 
 }  // namespace eddy
