@@ -101,7 +101,8 @@ void useCubicTank(SceneDesc& s) {
 // its Courant number, the motion of a substep in spacings, at every size. Unscaled, the 1/240 s substep
 // moved PBF particles 2.4 spacings at 1M particles: the flow reached 19.8 m/s, nearly 8 times the rest
 // density, and the neighbour lists widened to 150 slots. No longer than the solver's own stability limit
-// (WCSPH's and MPM's acoustic CFL conditions), which the frame substeps do not know about.
+// (WCSPH's and MPM's acoustic CFL conditions), which advanceFrame keeps to and a loop of advanceSubstep
+// calls must ask for.
 Real substepDt(const SceneDesc& s, Real written, Simulation& sim) {
   double dt = 1.0 / (double(s.time.fps) * s.time.substeps) * double(s.fluid.spacing) / double(written);
   return Real(std::min(dt, double(sim.stableSubstep())));

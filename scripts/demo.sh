@@ -5,8 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-cuda=OFF
-if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then cuda=AUTO; fi
-cmake --preset default -DEDDY_CUDA="$cuda" >/dev/null
+# a build/ configured before (by scripts/build.sh, say) keeps its configuration, so nothing is rebuilt twice
+if [ ! -f build/CMakeCache.txt ]; then
+  cuda=OFF
+  if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then cuda=AUTO; fi
+  cmake --preset default -DEDDY_CUDA="$cuda" >/dev/null
+fi
 cmake --build --preset default -j "$(nproc)" --target eddy_cli
 ./build/bin/eddy run --out output/dam_break "$@"

@@ -1,4 +1,4 @@
-// The optional OpenVDB support (src/surface/openvdb_level_set.h): .vdb level sets read back with OpenVDB
+// The optional OpenVDB support (include/eddy/vdb.h): .vdb level sets read back with OpenVDB
 // itself, OpenVDB's reference surface of a ball of particles, and the stubs of builds without OpenVDB.
 #include <eddy/error.h>
 #include <eddy/mesh.h>

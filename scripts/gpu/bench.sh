@@ -102,7 +102,7 @@ for what in "$@"; do
       sizes=${EDDY_SURFACE_SIZES:-1048576,4194304,13350000}
       # settled with the CFL step (with the scene's fixed 4 substeps the larger sizes are still spray after
       # 10 s): 10 s with 10 PBF iterations up to 4M particles; above, 7 s with the scene's 4 iterations, which
-      # fits the device's 10-minute limit (give 13350000 a device call of its own)
+      # fits a 10-minute command (13350000 is best run on its own)
       for n in ${sizes//,/ }; do
         settle="--settle-frames 600 --set pbf.iterations=10"
         [ "$n" -gt 4194304 ] && settle="--settle-frames 420 --surface-repeats 3"

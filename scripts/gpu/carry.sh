@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Here, on the build machine, after a CUDA build into build/: packs it for the GPU machine into .carry/ (ignored
-# by git; name .carry and .gl in the device call's `carry`): bins.tar.xz with eddy and eddy_gpu_tests;
+# by git; both .carry and .gl travel to the GPU machine): bins.tar.xz with eddy and eddy_gpu_tests;
 # libs.tar.xz with the shared libraries they link that the GPU machine's Ubuntu lacks (oneTBB, libpng, GLFW and
 # X11, OpenVDB and its codecs; the GL loaders come as Debian packages in .gl/ instead, and the C/C++ runtimes
 # and compression libraries the machine has are left out, since its own tools load them too); meshes/ and
@@ -26,7 +26,7 @@ rm -rf .carry/lib
 cp ../shared/data/meshes/*.obj .carry/meshes/ 2>/dev/null || echo "no shared meshes beside the checkout"
 mkdir -p .carry/validation
 cp ../shared/data/validation/*.csv .carry/validation/ 2>/dev/null || echo "no validation data beside the checkout"
-if [ ! -d .gl ]; then  # the GL loader packages (device README): libglvnd's EGL and OpenGL for amd64
+if [ ! -d .gl ]; then  # the GL loader packages the GPU machine lacks: libglvnd's EGL and OpenGL for amd64
   mkdir -p .gl /tmp/amd64/partial
   o='-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64'
   apt-get $o update >/dev/null

@@ -1,4 +1,4 @@
-// The edge-based quality report of a triangle mesh (meshes are read and written by io/mesh_files.h).
+// The edge-based quality report of a triangle mesh (meshes are read and written by io/mesh_files.cpp).
 #include <eddy/mesh.h>
 
 #include <algorithm>

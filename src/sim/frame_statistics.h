@@ -22,7 +22,7 @@ struct FrameSums {
     constexpr Real big = 3.4e38f;
     return {0, 0, -big, -big, Vec3{big, big, big}, Vec3{-big, -big, -big}};
   }
-  // the maxima keep their first argument unless the second is larger, as the reductions before did
+  // the maxima keep their first argument unless the second is larger (a NaN never replaces a number)
   static EDDY_HD Real larger(Real a, Real b) { return a < b ? b : a; }
   static EDDY_HD Real smaller(Real a, Real b) { return b < a ? b : a; }
   static EDDY_HD FrameSums combine(const FrameSums& a, const FrameSums& b) {

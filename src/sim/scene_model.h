@@ -1,5 +1,6 @@
-// What a scene makes once, before the first substep, and then only reads (the constant model beside the
-// simulation's mutable data, as MuJoCo keeps mjModel beside mjData): the SPH kernels and the particle
+// What a scene makes once, before the first substep, and then only reads but for a collider moved by
+// Simulation::moveCollider (the constant model beside the simulation's mutable data, as MuJoCo keeps
+// mjModel beside mjData): the SPH kernels and the particle
 // mass, the walls' tables, the colliders on the device with their keyframes, thin barriers and mesh
 // distance fields, and the box outside which a particle has blown up. assembleScene also samples the
 // volume emitters and checks that the run fits the memory.

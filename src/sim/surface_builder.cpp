@@ -5,9 +5,9 @@
 namespace eddy::EDDY_NS {
 
 SurfaceReconstructor& SurfaceBuilder::reconstructorFor(const SurfaceSettings* settings) {
-  if (settings && surface_ && !(surface_->settings() == *settings)) surface_.reset();
-  if (!surface_)
-    surface_ = std::make_unique<SurfaceReconstructor>(settings ? *settings : surfaceSettingsFor(scene_));
+  const SurfaceSettings wanted = settings ? *settings : surfaceSettingsFor(scene_);
+  if (surface_ && !(surface_->settings() == wanted)) surface_.reset();
+  if (!surface_) surface_ = std::make_unique<SurfaceReconstructor>(wanted);
   return *surface_;
 }
 

@@ -1,5 +1,5 @@
 // `eddy view`: a scene simulating live, drawn each frame with the renderers of src/render and steered from
-// a Dear ImGui panel and the mouse. The viewer does not know where it draws: a window (viewer/window.h) or
+// a Dear ImGui panel and the mouse. The viewer does not know where it draws: a window (viewer/window.cpp) or
 // an offscreen framebuffer (the same frames, measured without a display) hands it the input of the frame
 // and a framebuffer, and it steps the simulation, draws the picture, copies it there and draws the panel
 // over it.

@@ -1,6 +1,6 @@
 // libFuzzer target: scene JSON text and --set overrides (see fuzz_input.h for the input layout). Built with
-// -DEDDY_FUZZ=ON and clang (preset "fuzz"); README.md "Fuzzing" says how to run it. A finding aborts, so
-// libFuzzer keeps the input as a crash file.
+// -DEDDY_FUZZ=ON and clang (preset "fuzz"); docs/testing.md "Fuzzing bad input" says how to run it. A finding
+// aborts, so libFuzzer keeps the input as a crash file.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
