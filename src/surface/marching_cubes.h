@@ -15,6 +15,7 @@
 #pragma once
 
 #include <eddy/mesh.h>
+#include <eddy/surface.h>
 
 #include "backend/primitives.h"
 #include "surface/surface_grid.h"
