@@ -203,7 +203,10 @@ std::uint64_t freeDiskBytes(const std::string& dir) {
   fs::path p = fs::absolute(dir.empty() ? fs::path(".") : fs::path(dir), ec);
   while (!p.empty() && !fs::exists(p, ec) && p != p.parent_path()) p = p.parent_path();
   const fs::space_info info = fs::space(p, ec);
-  return ec ? std::numeric_limits<std::uint64_t>::max() : std::uint64_t(info.available);
+  // a file system with no capacity (/proc, /sys) holds no files at all: that the folder cannot be made
+  // is the message to give, not the disk's size
+  if (ec || info.capacity == 0) return std::numeric_limits<std::uint64_t>::max();
+  return std::uint64_t(info.available);
 }
 
 std::string surfaceLatticeRefusal(Vec3 lo, Vec3 hi, const SurfaceSettings& s) {

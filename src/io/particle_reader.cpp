@@ -10,6 +10,8 @@
 #include <iterator>
 #include <sstream>
 
+#include "io/vtu_reader.h"
+
 namespace eddy {
 
 namespace {
@@ -117,6 +119,7 @@ ParticleFrame readParticleFrame(const std::string& path) {
   };
   ParticleFrame frame;
   const Property *x = find("x"), *y = find("y"), *z = find("z");
+  if (!ply && bytes.find("<VTKFile") != std::string::npos) return parseVtkParticles(path, bytes);
   if (!simple || !binary || !x || !y || !z || count < 0) {
     frame.position = loadPointCloud(path);
     return frame;
