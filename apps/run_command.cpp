@@ -408,11 +408,6 @@ int resumeCommand(const RunOptions& o, Clock::time_point start) {
   } catch (const InputError& e) {
     throw InputError(path + ": " + e.what());
   }
-  // a renderer that cannot start (bad size, no GL) stops the run before anything is written
-  std::unique_ptr<InRunRenderer> renderer =
-      o.render ? std::make_unique<InRunRenderer>(scene, dir, o.renderSize) : nullptr;
-  prepareOutputDir(dir);
-
   // the interrupted run's frames and pictures after the checkpoint are simulated again
   std::vector<std::string> later;
   for (const std::string& f : runFiles(dir)) {
@@ -421,6 +416,18 @@ int resumeCommand(const RunOptions& o, Clock::time_point start) {
     const int number = picture ? std::atoi(name.c_str() + 6) : frameFileNumber(name);
     if (f.rfind("checkpoints/", 0) != 0 && number > from) later.push_back(f);
   }
+  // what the rest of the run needs, told and checked before the folder is touched, as for a fresh run
+  RunSize size = estimateRun(scene, *sim);
+  if (size.particleFiles > 0)
+    size.particleFiles = scene.time.frames / scene.output.every - from / scene.output.every;
+  const std::uint64_t freeDisk = freeDiskBytes(dir);
+  if (!o.quiet) std::printf("eddy: %s\n", describeRunSize(size, backend == Backend::Cuda, freeDisk).c_str());
+  std::fflush(stdout);
+  checkRunFits(scene, size, freeDisk, bytesOf(dir, later), dir);
+  // a renderer that cannot start (bad size, no GL) stops the run before anything is written
+  std::unique_ptr<InRunRenderer> renderer =
+      o.render ? std::make_unique<InRunRenderer>(scene, dir, o.renderSize) : nullptr;
+  prepareOutputDir(dir);
   removeFilesExcept(dir, later, {});
   FrameWriter writer(dir, scene, *sim, statsKept, csvUpToTime(joinPath(dir, "probes.csv"), c.state.time),
                      csvUpToTime(joinPath(dir, "forces.csv"), c.state.time),

@@ -307,6 +307,28 @@ TEST_F(CliOutput, RunTooLargeForTheDiskIsRefused) {
   EXPECT_FALSE(fs::exists(dir_ / "fresh"));
 }
 
+// a volume emitter's lattice too fine to sample is refused naming the scene file and the emitter's key
+TEST_F(CliOutput, EmitterTooFineNamesItsKey) {
+  const CliResult r =
+      run("run " + damBreak() + " --set fluid.spacing=0.0005 --backend cpu --quiet --out fine", 20);
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("dam_break.json: /emitters/0: "), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "fine"));
+}
+
+// a resumed run is sized and refused the same way, before its folder is touched
+TEST_F(CliOutput, ResumeTooLargeForTheDiskIsRefused) {
+  ASSERT_EQ(tinyRun("out", 2, "--checkpoint-every 2").code, 0);
+  const auto before = snapshot(dir_ / "out");
+  const CliResult r = run("run --resume out --frames 1000000000 --backend cpu --quiet", 20);
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("/output/every"), std::string::npos) << r.err;
+  EXPECT_TRUE(snapshot(dir_ / "out") == before);
+  const CliResult told = run("run --resume out --frames 4 --backend cpu", 60);
+  EXPECT_EQ(told.code, 0) << told.err;
+  EXPECT_NE(told.out.find("on disk ("), std::string::npos) << told.out;
+}
+
 // `eddy surface` over a run's folder takes the spacing and the surface section from its scene.json: the
 // same meshes as the run built; a flag overrides the scene; without a scene.json --spacing is required
 TEST_F(CliOutput, SurfaceReadsTheRunsScene) {

@@ -210,7 +210,14 @@ void assembleScene(const SceneDesc& scene, Primitives& prims, SceneModel& model,
       initial.budget += e.maxParticles;
       continue;
     }
-    initial.volumes[i] = fillVolume(scene, model, prims, e, int(i), cs, colliderMesh);
+    try {
+      initial.volumes[i] = fillVolume(scene, model, prims, e, int(i), cs, colliderMesh);
+    } catch (const InputError& err) {
+      // the emitter's own messages name the shape, not the scene key; a mesh's name both already
+      const std::string what = err.what();
+      if (what.rfind(scene.sourcePath + ": ", 0) == 0) throw;
+      throw InputError(scene.sourcePath + ": /emitters/" + std::to_string(i) + ": " + what);
+    }
     initial.budget += std::int64_t(initial.volumes[i].position.size());
   }
   if (initial.budget == 0)
