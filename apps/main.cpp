@@ -31,8 +31,13 @@ std::string versionText() {
       eddy::openVdbAvailable() ? eddy::openVdbVersion() : std::string("not built (install libopenvdb-dev)");
   return std::string("eddy ") + eddy::kVersion + "\nbackends: " + eddy::app::builtBackends() +
          "\nOpenVDB: " + openVdb + "\nrenderer: " + eddy::app::rendererDescription() +
-         "\nviewer: " + eddy::app::viewerDescription() + "\n" +
-         (gpu.empty() ? std::string("no GPU") : "GPU: " + gpu);
+         "\nviewer: " + eddy::app::viewerDescription() + "\nPython module: " +
+#ifdef EDDY_WITH_PYTHON
+         "built (import eddy with PYTHONPATH=<build>/python; docs/python.md)" +
+#else
+         "not built (install python3-dev and pybind11-dev)" +
+#endif
+         "\n" + (gpu.empty() ? std::string("no GPU") : "GPU: " + gpu);
 }
 
 // same prefix as the engine's own errors, and one line as they are, so every failure reads alike (an empty

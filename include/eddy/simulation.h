@@ -81,6 +81,25 @@ struct SimulationState {
   std::vector<NozzleState> nozzles;        // one per nozzle emitter, in scene order
 };
 
+// One particle attribute where the simulation keeps it (Simulation::particleArrays): `count` rows of
+// `components` 32-bit elements each, interleaved (a position is x y z), in the simulation's own memory.
+struct ParticleArray {
+  std::string name;
+  AttributeType type = AttributeType::Float32;
+  int components = 1;
+  void* data = nullptr;
+  std::int64_t count = 0;
+  Device device = Device::Host;  // Device::Cuda: a pointer into the GPU's memory
+};
+
+// where a scene collider is and how it moves at the simulation's current time (Simulation::colliderPose)
+struct ColliderPose {
+  Vec3 center{};           // m: the shape's centre (a plane's point)
+  Quat orientation{};      // local -> world
+  Vec3 linearVelocity{};   // m/s
+  Vec3 angularVelocity{};  // rad/s about the centre (keyframed colliders: the current segment's spin)
+};
+
 class Simulation {
  public:
   virtual ~Simulation() = default;
@@ -102,6 +121,17 @@ class Simulation {
   // (an OpenGL buffer mapped through CUDA-OpenGL interop, say) for the CUDA backend, the host's for the
   // CPU; no trip through the host on the GPU
   virtual void copyPositions(Vec3* out) = 0;
+
+  // Between frames: every persistent particle attribute (position, velocity, density, id, then the solver's
+  // own, as in SimulationState::attributes) where the simulation keeps it, for tools that read and write
+  // particles in place without a copy (the Python module's arrays). Rows are the particles in the
+  // simulation's current order, which every substep changes: match them across frames through "id". From
+  // the first call on, every call that moves particles in memory (the substeps sort them; stats,
+  // copyParticles and colliderForces may sort them for their densities) leaves each attribute at the
+  // address this call gave before it returns, so one array shows the current particles between any two
+  // calls; the first particleCount() rows hold particles. Positions and velocities written there between
+  // frames are what the next substep starts from.
+  virtual std::vector<ParticleArray> particleArrays() = 0;
 
   // Between frames only (not inside advanceFrame): the whole state, copied to the host, and back. A
   // simulation built from the same scene and given this state continues exactly as this one would.
@@ -163,6 +193,9 @@ class Simulation {
   // pressure and friction see that velocity. Throws RuntimeFailure for a keyframed collider, one thinner
   // than the kernel support (the neighbour search holds its own copy of those), or an index out of range.
   virtual void moveCollider(std::size_t collider, Vec3 center, Vec3 velocity) = 0;
+  // collider i of the scene (in scene order) at the current time: where moveCollider put it, where its
+  // keyframes or velocities take it. Throws RuntimeFailure for an index out of range.
+  virtual ColliderPose colliderPose(std::size_t collider) const = 0;
   // Between frames: the nozzle emitters (counted in scene order among the nozzles alone, as in
   // SimulationState::nozzles) release particles only while active, as they all are at the start; a paused
   // nozzle's layers are skipped, not saved up. Throws RuntimeFailure for an index out of range.

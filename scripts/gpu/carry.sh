@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Here, on the build machine, after a CUDA build into build/: packs it for the GPU machine into .carry/ (ignored
 # by git; both .carry and .gl travel to the GPU machine): bins.tar.xz with eddy and eddy_gpu_tests;
+# engine.tar.xz with libeddy.a (the Python module is built there, against that machine's Python);
 # libs.tar.xz with the shared libraries they link that the GPU machine's Ubuntu lacks (oneTBB, libpng, GLFW and
 # X11, OpenVDB and its codecs; the GL loaders come as Debian packages in .gl/ instead, and the C/C++ runtimes
 # and compression libraries the machine has are left out, since its own tools load them too); meshes/ and
@@ -14,6 +15,8 @@ cd "$(dirname "$0")/../.."
 rm -rf .carry
 mkdir -p .carry/lib .carry/meshes
 tar cJf .carry/bins.tar.xz -C build/bin eddy -C ../tests eddy_gpu_tests
+# the engine library, for the Python module that scripts/gpu/python_tests.sh builds there
+tar cJf .carry/engine.tar.xz -C build/src libeddy.a
 if [ -n "${1:-}" ]; then  # the baseline build, unpacked as .carry/bin/eddy_base
   tmp=$(mktemp -d) && cp "$1/eddy" "$tmp/eddy_base" && tar cJf .carry/base.tar.xz -C "$tmp" eddy_base && rm -rf "$tmp"
 fi

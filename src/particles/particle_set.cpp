@@ -156,6 +156,20 @@ void ParticleSet::restore(Index size, std::uint32_t nextId) {
   nextId_ = nextId;
 }
 
+void ParticleSet::settle() {
+  if (persistentArena_ == 0) return;
+  // the two arenas trade contents word for word: both hold whole arrays at the same offsets
+  Real* first = arenas_[0].data();
+  Real* second = arenas_[1].data();
+  parallelFor64(
+      std::int64_t(arenas_[0].size()), EDDY_KERNEL(std::int64_t i) {
+        Real kept = first[i];
+        first[i] = second[i];
+        second[i] = kept;
+      });
+  persistentArena_ = 0;
+}
+
 namespace {
 // every persistent attribute moved in one pass over the particles (one launch, `order` read once)
 constexpr int kMaxGathered = ParticleSet::kMaxPersistent;

@@ -67,6 +67,13 @@ class ParticleSet {
   // gathers every persistent attribute by order (new index i takes old particle order[i])
   void reorder(View<const std::uint32_t> order);
 
+  // the attribute's array of 32-bit words, whatever its type (tools that hand the storage on as it is)
+  void* words(const std::string& name) const { return data(find(name)); }
+  // Puts the persistent attributes back at the addresses they had before the first reorder (every reorder
+  // swaps the arenas' roles), the scratch attributes keeping their contents too: for callers that hand
+  // out the attributes' addresses between steps. Nothing to do after an even number of reorders.
+  void settle();
+
   // the id the next appended particle gets
   std::uint32_t nextId() const { return nextId_; }
 

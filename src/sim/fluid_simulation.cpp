@@ -62,9 +62,15 @@ void FluidSimulation::settleQueries() {
   StepContext ctx = context();
   solver_->updateDensity(ctx);
   queriesSettled_ = true;
+  keepArraysInPlace();
 }
 
 void FluidSimulation::advanceSubstep(Real dt) {
+  substep(dt);
+  keepArraysInPlace();
+}
+
+void FluidSimulation::substep(Real dt) {
   timers_.beginSubstep();
   StepContext ctx = context();
   {
@@ -127,7 +133,7 @@ void FluidSimulation::advanceFrame() {
     if (left > allowed && Real(remaining / allowed) > stable * Real(1 + 1e-4))
       stopOnBlowUp(BlowUpKind::SubstepTooShort, stable, remaining / allowed);
     left = std::min(left, allowed);
-    advanceSubstep(Real(remaining / left));
+    substep(Real(remaining / left));
     if (left > 1) {  // the maxima for the substep after next
       StepContext after = context();
       solver_->launchStableTimeStep(after, taken % 2);
@@ -136,6 +142,7 @@ void FluidSimulation::advanceFrame() {
   }
   time_ = frameEnd;
   ++frame_;
+  keepArraysInPlace();
   timers_.flush();
 }
 
@@ -193,6 +200,17 @@ void FluidSimulation::copyPositions(Vec3* out) {
             std::size_t(particles_.size()) * sizeof(Vec3));
 }
 
+std::vector<ParticleArray> FluidSimulation::particleArrays() {
+  arraysHandedOut_ = true;
+  particles_.settle();
+  std::vector<ParticleArray> out;
+  for (const ParticleSet::Info& a : particles_.attributes())
+    if (a.persistent)
+      out.push_back(
+          {a.name, a.type, a.components, particles_.words(a.name), std::int64_t(particles_.size()), kDevice});
+  return out;
+}
+
 void FluidSimulation::copyParticles(HostParticles& out) {
   settleQueries();
   StepContext ctx = context();
@@ -239,6 +257,27 @@ void FluidSimulation::moveCollider(std::size_t i, Vec3 center, Vec3 velocity) {
   c.linearVelocity = velocity;
   model_.colliders.upload(&c, 1, i);
   queriesSettled_ = false;  // the walls' share of the density moves with the collider
+}
+
+ColliderPose FluidSimulation::colliderPose(std::size_t i) const {
+  if (i + 1 >= model_.hostColliders.size())
+    throw RuntimeFailure("colliderPose: the scene has no collider " + std::to_string(i));
+  ColliderData c = model_.hostColliders[i];
+  // the device copy's keyframes live in device memory: evaluate the host's copy of them
+  if (c.keyframeCount > 0) c.keyframes = model_.hostKeyframes.data() + model_.firstKeyframe[i];
+  Real t = Real(time_);
+  ColliderPose pose;
+  pose.center = colliderCenter(c, t);
+  pose.orientation = colliderOrientation(c, t);
+  if (c.keyframeCount > 0) {
+    KeyframeAt at = keyframeAt(c, t);
+    pose.linearVelocity = at.moving ? at.frame->velocity : Vec3{};
+    pose.angularVelocity = at.moving ? at.frame->spin : Vec3{};
+  } else {
+    pose.linearVelocity = c.linearVelocity;
+    pose.angularVelocity = c.angularVelocity;
+  }
+  return pose;
 }
 
 SimulationState FluidSimulation::saveState() {

@@ -33,6 +33,7 @@ class FluidSimulation final : public Simulation {
   void copyPositions(Vec3* out) override;
   SimulationState saveState() override;
   void restoreState(const SimulationState& state) override;
+  std::vector<ParticleArray> particleArrays() override;
 
   const SceneDesc& scene() const override { return scene_; }
   Backend backend() const override { return kBackend; }
@@ -48,6 +49,7 @@ class FluidSimulation final : public Simulation {
   std::size_t deviceMemoryBytes() const override;
   void overwriteParticle(std::int64_t i, Vec3 x, Vec3 v) override;
   void moveCollider(std::size_t collider, Vec3 center, Vec3 velocity) override;
+  ColliderPose colliderPose(std::size_t collider) const override;
   void setNozzleActive(std::size_t nozzle, bool active) override { nozzles_.setActive(nozzle, active); }
   void buildSurface(TriangleMesh& out, SurfaceStats* stats = nullptr,
                     const SurfaceSettings* settings = nullptr, const std::string& group = {}) override {
@@ -75,6 +77,12 @@ class FluidSimulation final : public Simulation {
   // current positions, made once after a substep (the SPH solvers sort the particles for it, which moves
   // what a query made before it would have read), then left alone until the next substep.
   void settleQueries();
+  // one substep of advanceFrame or advanceSubstep
+  void substep(Real dt);
+  // once particleArrays has handed out addresses: the attributes back at them (ParticleSet::settle)
+  void keepArraysInPlace() {
+    if (arraysHandedOut_) particles_.settle();
+  }
 
   SceneDesc scene_;
   Primitives prims_;
@@ -90,7 +98,8 @@ class FluidSimulation final : public Simulation {
   // the particles are in the order of grid_'s neighbour lists (after a substep of a solver with lists,
   // until a state is restored or a particle overwritten)
   bool gridOrder_ = false;
-  bool queriesSettled_ = false;  // settleQueries has run since the last substep
+  bool queriesSettled_ = false;   // settleQueries has run since the last substep
+  bool arraysHandedOut_ = false;  // particleArrays has been called
   int frame_ = 0;
   double time_ = 0;
   Real lastDt_ = 0;  // the last substep's length

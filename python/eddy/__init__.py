@@ -1,0 +1,343 @@
+"""eddy from Python: scenes, simulations, and the particles where the engine keeps them.
+
+    import eddy
+    sim = eddy.Simulation("scenes/dam_break.json", set={"time.frames": 60})
+    sim.step(10)
+    print(sim.time, sim.positions[:3])
+
+The API is described in docs/python.md; every name below is documented there.
+"""
+
+import json as _json
+import math as _math
+import os as _os
+
+from . import _eddy
+from ._eddy import BlowUp, CudaArray
+
+__version__ = _eddy.__version__
+
+__all__ = [
+    "BlowUp",
+    "CudaArray",
+    "Scene",
+    "Simulation",
+    "cuda_available",
+    "cuda_device_name",
+    "solver_names",
+]
+
+
+def cuda_available():
+    """True when this build has the CUDA backend and the machine a usable GPU."""
+    return _eddy.cuda_available()
+
+
+def cuda_device_name():
+    """The GPU's name, or "" where there is none."""
+    return _eddy.cuda_device_name()
+
+
+def solver_names():
+    """The registered solvers' names ("dfsph", "mpm", "pbf", "wcsph")."""
+    return list(_eddy.solver_names())
+
+
+def _override_texts(overrides):
+    """{"pbf.iterations": 6} -> ["pbf.iterations=6"]: the CLI's --set texts, values as JSON."""
+    if overrides is None:
+        return []
+    if not isinstance(overrides, dict):
+        raise ValueError("set: a dict of key paths and values, for example {'pbf.iterations': 6}, not "
+                         + type(overrides).__name__)
+    texts = []
+    for key, value in overrides.items():
+        if not isinstance(key, str) or not key:
+            raise ValueError("set: keys are key paths such as 'pbf.iterations', not %r" % (key,))
+        try:
+            text = _json.dumps(value, allow_nan=False)
+        except (TypeError, ValueError) as e:
+            raise ValueError("set: %s: the value %r is not JSON (%s)" % (key, value, e)) from None
+        texts.append(key + "=" + text)
+    return texts
+
+
+class Scene:
+    """A validated scene: every key of the JSON format, defaults filled in.
+
+    Make one with Scene.load(path), Scene.from_dict(d), Scene.from_json(text) or Scene.default(); each
+    takes set={"key.path": value} overrides, as `eddy run --set key.path=value` does, and raises
+    ValueError with the CLI's message (file, key, what is allowed) for bad input.
+    """
+
+    def __init__(self, desc):
+        self._desc = desc
+
+    @classmethod
+    def load(cls, path, set=None):
+        """The scene file at `path` (a str or os.PathLike); mesh paths in it are relative to its folder."""
+        return cls(_eddy._scene_from_file(_os.fspath(path), _override_texts(set)))
+
+    @classmethod
+    def from_json(cls, text, set=None, source="<json>"):
+        """A scene from JSON text; `source` names it in messages."""
+        if not isinstance(text, str):
+            raise ValueError("from_json: JSON text (a str), not " + type(text).__name__)
+        return cls(_eddy._scene_from_json(text, source, _override_texts(set)))
+
+    @classmethod
+    def from_dict(cls, scene, set=None, source="<dict>"):
+        """A scene from a dict of the JSON format (a dict Scene.to_dict gave, edited, say)."""
+        if not isinstance(scene, dict):
+            raise ValueError("from_dict: a dict, not " + type(scene).__name__)
+        try:
+            text = _json.dumps(scene, allow_nan=False)
+        except (TypeError, ValueError) as e:
+            raise ValueError("%s: the scene is not JSON: %s" % (source, e)) from None
+        return cls(_eddy._scene_from_json(text, source, _override_texts(set)))
+
+    @classmethod
+    def default(cls, set=None):
+        """The built-in dam break (what `eddy run` runs without a scene)."""
+        return cls(_eddy._scene_from_json(_eddy._default_scene_json(), "<default scene>",
+                                          _override_texts(set)))
+
+    def to_json(self):
+        """The resolved scene as JSON text: every key, defaults filled in (what eddy writes as scene.json)."""
+        return self._desc.to_json()
+
+    def to_dict(self):
+        """The resolved scene as a dict (Scene.from_dict reads it back)."""
+        return _json.loads(self._desc.to_json())
+
+    @property
+    def name(self):
+        """The scene's "name"."""
+        return self._desc.name
+
+    @property
+    def solver(self):
+        """The scene's "solver"."""
+        return self._desc.solver
+
+    @property
+    def fps(self):
+        """Frames per simulated second (time.fps)."""
+        return self._desc.fps
+
+    @property
+    def frames(self):
+        """Frames a run of it makes (time.frames)."""
+        return self._desc.frames
+
+    def __repr__(self):
+        return "<eddy.Scene '%s' %s, %d frames at %g fps>" % (self.name, self.solver, self.frames, self.fps)
+
+
+def _scene_of(scene, overrides):
+    if isinstance(scene, Scene):
+        if overrides:
+            return Scene.from_json(scene.to_json(), set=overrides, source="<scene>")
+        return scene
+    if scene is None:
+        return Scene.default(set=overrides)
+    if isinstance(scene, dict):
+        return Scene.from_dict(scene, set=overrides)
+    if isinstance(scene, (str, _os.PathLike)):
+        return Scene.load(scene, set=overrides)
+    raise ValueError("scene: an eddy.Scene, a dict, a path or None (the default dam break), not "
+                     + type(scene).__name__)
+
+
+class Simulation:
+    """A running simulation of one scene, on the CPU or the GPU.
+
+    Simulation(scene=None, backend="auto", set=None): `scene` is an eddy.Scene, a dict, a scene file's
+    path, or None for the default dam break; `backend` is "auto" (the GPU where there is one), "cpu" or
+    "cuda". The engine runs without the GIL. A blow-up raises eddy.BlowUp naming the cause, and the
+    simulation then refuses to go on (load_checkpoint restarts it).
+
+    Particle arrays (positions, velocities, density, ids, array(name)) are the engine's own memory, not
+    copies: numpy arrays on the CPU backend, eddy.CudaArray on the CUDA backend. They stay valid between
+    frames and show the particles as they are now; the engine re-sorts particles every substep, so row i
+    is not the same particle from one frame to the next: match rows through `ids`, taken at the same time.
+    Values written into positions or velocities between frames are what the next substep starts from.
+    """
+
+    def __init__(self, scene=None, backend="auto", set=None):
+        self._scene = _scene_of(scene, set)
+        self._sim = _eddy._Simulation(self._scene._desc, backend)
+
+    @property
+    def scene(self):
+        """The eddy.Scene it runs."""
+        return self._scene
+
+    # -------------------------------------------------------------- stepping
+
+    def step(self, frames=1):
+        """Advances `frames` whole frames (1/fps seconds each, in substeps)."""
+        if isinstance(frames, bool) or not isinstance(frames, int):
+            raise ValueError("frames: a whole number >= 0, not %r" % (frames,))
+        self._sim.step(frames)
+
+    def advance(self, seconds):
+        """Advances `seconds` of simulated time: a whole number of frames, or ValueError naming the fps."""
+        frames = float(seconds) * self.scene.fps
+        whole = round(frames)
+        if not _math.isfinite(frames) or whole < 0 or abs(frames - whole) > 1e-6 * max(1.0, abs(frames)):
+            raise ValueError("advance(%r): the simulation moves in frames of 1/%g s; give a multiple of that"
+                             % (seconds, self.scene.fps))
+        self._sim.step(int(whole))
+
+    def advance_substep(self, dt):
+        """Advances exactly one substep of `dt` seconds (keep dt <= stable_substep())."""
+        self._sim.advance_substep(float(dt))
+
+    def stable_substep(self):
+        """The longest substep the solver's stability allows now, in s (inf for a solver without a limit)."""
+        return self._sim.stable_substep()
+
+    @property
+    def time(self):
+        """Simulated time, s."""
+        return self._sim.time
+
+    @property
+    def frame(self):
+        """Frames done."""
+        return self._sim.frame
+
+    @property
+    def substeps(self):
+        """Substeps done."""
+        return self._sim.substeps
+
+    @property
+    def particle_count(self):
+        """Particles now (nozzles add some as they run)."""
+        return self._sim.particle_count
+
+    @property
+    def backend(self):
+        """"cpu" or "cuda"."""
+        return self._sim.backend
+
+    @property
+    def warnings(self):
+        """Conditions met during the run a user should know of, one line each."""
+        return list(self._sim.warnings)
+
+    def stats(self):
+        """This frame's statistics, the keys of stats.jsonl: frame, time, particles, mean_density_error,
+        max_density_error, kinetic_energy, bounds_min, bounds_max, max_speed, substeps, substeps_total,
+        held_in."""
+        return self._sim.stats()
+
+    # -------------------------------------------------------------- particles
+
+    def array_names(self):
+        """Names of the particle arrays: position, velocity, density, id, then the solver's own."""
+        return list(self._sim.array_names())
+
+    def array(self, name):
+        """The particle array `name`, where the engine keeps it (no copy): numpy on the CPU backend,
+        eddy.CudaArray on the CUDA backend. Shape (particles,) or (particles, components)."""
+        return self._sim.array(name)
+
+    def arrays(self):
+        """Every particle array, by name."""
+        return {name: self._sim.array(name) for name in self._sim.array_names()}
+
+    @property
+    def positions(self):
+        """Positions, m, (particles, 3) float32, in the engine's memory."""
+        return self._sim.array("position")
+
+    @property
+    def velocities(self):
+        """Velocities, m/s, (particles, 3) float32, in the engine's memory."""
+        return self._sim.array("velocity")
+
+    @property
+    def density(self):
+        """Densities, kg/m^3, (particles,) float32, in the engine's memory (as the last substep left them)."""
+        return self._sim.array("density")
+
+    @property
+    def ids(self):
+        """Persistent particle ids, (particles,) uint32, in the engine's memory: 0, 1, 2, ... in emission
+        order, following each particle through every sort."""
+        return self._sim.array("id")
+
+    def to_host(self):
+        """Copies of what the output files hold, as numpy arrays: position, velocity, density (fresh at the
+        current positions), id, and pressure (WCSPH, DFSPH) and material (MPM) where the solver has them."""
+        return self._sim.host_particles()
+
+    def write_particles(self, path, format=None):
+        """Writes the particles as `eddy run` does (PLY, or VTK .vtu), atomically; `format` is "ply" or
+        "vtk", by default from the file's extension (.vtu: vtk)."""
+        path = _os.fspath(path)
+        if format is None:
+            format = "vtk" if path.endswith(".vtu") else "ply"
+        self._sim.write_particles(path, format)
+
+    # -------------------------------------------------------------- measurements
+
+    @property
+    def probe_columns(self):
+        """The probes' columns after "time" (probes.csv's header)."""
+        return list(self._sim.probe_columns())
+
+    def take_probes(self):
+        """The probes' samples since the last call, one row each: time, then one value per probe column
+        (NaN where a probe was not due), as a (rows, 1 + columns) float64 array."""
+        return self._sim.take_probe_rows()
+
+    @property
+    def force_columns(self):
+        """NAME.fx .fy .fz .tx .ty .tz for each collider and the domain (forces.csv's header); empty for
+        solvers without pressure (PBF, MPM)."""
+        return list(self._sim.force_columns())
+
+    def forces(self):
+        """The force (N) and torque (N m) the fluid puts on each collider now, by forces.csv's column."""
+        return dict(zip(self._sim.force_columns(), self._sim.collider_forces()))
+
+    def surface_mesh(self, group=""):
+        """The liquid's surface by the scene's "surface" settings, built where the particles are:
+        (vertices (V, 3) float32, triangles (T, 3) uint32, normals (V, 3) float32). `group` names a
+        material's own surface (surface.groups "material"), or "" for every particle."""
+        return self._sim.surface_mesh(group)
+
+    # -------------------------------------------------------------- colliders and emitters
+
+    def collider_pose(self, index):
+        """Collider `index` (scene order) now: center, orientation (w, x, y, z), linear_velocity,
+        angular_velocity."""
+        return self._sim.collider_pose(index)
+
+    def move_collider(self, index, center, velocity=(0.0, 0.0, 0.0)):
+        """Puts collider `index` (one without keyframes) at `center` now, moving on at `velocity` m/s;
+        the water sees that velocity at its walls."""
+        self._sim.move_collider(index, [float(x) for x in center], [float(x) for x in velocity])
+
+    def set_nozzle_active(self, index, active):
+        """Pauses or resumes nozzle emitter `index` (counted among the nozzles alone)."""
+        self._sim.set_nozzle_active(index, bool(active))
+
+    # -------------------------------------------------------------- checkpoints
+
+    def save_checkpoint(self, path):
+        """Writes the state between frames to `path` (the format of `eddy run --checkpoint-every`)."""
+        self._sim.save_checkpoint(_os.fspath(path))
+
+    def load_checkpoint(self, path):
+        """Continues from the checkpoint at `path`, which must be of this scene (time.frames aside);
+        ValueError otherwise, and the simulation is left as it was."""
+        self._sim.load_checkpoint(_os.fspath(path))
+
+    def __repr__(self):
+        return "<eddy.Simulation '%s' %s on %s: frame %d, %d particles>" % (
+            self.scene.name, self.scene.solver, self.backend, self.frame, self.particle_count)

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the build in $1 into a temporary prefix and builds the example consumer $2 against it with
+# find_package(eddy); runs it on the built-in dam break. Fails when the package, its headers or its
+# dependencies do not stand on their own (a header that reaches into src/, a dependency not found again).
+set -euo pipefail
+build=$1
+example=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cmake --install "$build" --prefix "$work/prefix" --component library >/dev/null
+# only the public headers travel
+test -f "$work/prefix/include/eddy/simulation.h"
+if find "$work/prefix/include" -type f ! -path "*/eddy/*" | grep -q .; then
+  echo "install_consumer: files outside include/eddy were installed" >&2
+  exit 1
+fi
+generator=()
+command -v ninja >/dev/null && generator=(-G Ninja)
+cmake -S "$example" -B "$work/build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_PREFIX_PATH="$work/prefix" >"$work/configure.log" || { cat "$work/configure.log"; exit 1; }
+cmake --build "$work/build" >"$work/build.log" || { cat "$work/build.log"; exit 1; }
+out=$("$work/build/dam_break_stats" "" 3)
+echo "$out"
+# three frames of statistics, the last one frame 3 with particles in it
+test "$(echo "$out" | grep -c '"frame"')" -eq 3
+echo "$out" | tail -1 | grep -q '"frame": *3'
