@@ -5,6 +5,7 @@
 #include <eddy/mesh.h>
 #include <eddy/profile.h>
 #include <eddy/scene.h>
+#include <eddy/simulation_state.h>
 #include <eddy/surface.h>
 
 #include <cstdint>
@@ -45,40 +46,6 @@ struct HostParticles {
   // colour sand, snow and jelly by it); empty for PBF and WCSPH, whose particles are all water
   std::vector<std::uint32_t> material;
   std::size_t size() const { return position.size(); }
-};
-
-// element type of a particle attribute: both are 32 bits wide, so the engine stores and moves them alike
-enum class AttributeType : std::uint32_t { Float32 = 0, UInt32 = 1 };
-
-// one persistent particle attribute, host copy: size * components elements of 4 bytes, raw
-struct AttributeState {
-  std::string name;
-  int components = 1;
-  AttributeType type = AttributeType::Float32;
-  std::string bytes;
-};
-
-// what a nozzle emitter carries from one substep to the next (see src/emitters/nozzle_emitter.h)
-struct NozzleState {
-  double nextRelease = 0;    // s, time of the next layer
-  bool started = false;      // whether the first layer has been scheduled
-  double rateCarry = 0;      // fractional particles owed by the rate
-  std::uint64_t cursor = 0;  // next point of the shuffled layer, when the rate thins layers
-  std::int64_t emitted = 0;  // particles released so far
-};
-
-// Everything a simulation carries between frames that is not derived from the scene: enough for a fresh
-// simulation of the same scene to continue where this one stopped, bit for bit on the same backend (the
-// layout is the same on both, so a state also moves between CPU and GPU, which differ by round-off).
-struct SimulationState {
-  int frame = 0;
-  double time = 0;
-  std::int64_t substeps = 0;
-  std::int64_t particles = 0;
-  std::uint32_t nextId = 0;                // id of the next particle to be emitted
-  std::vector<AttributeState> attributes;  // every persistent attribute, in the simulation's order
-  std::string solver;                      // the solver's own state, opaque (Solver::saveState)
-  std::vector<NozzleState> nozzles;        // one per nozzle emitter, in scene order
 };
 
 // One particle attribute where the simulation keeps it (Simulation::particleArrays): `count` rows of
@@ -193,6 +160,15 @@ class Simulation {
   // pressure and friction see that velocity. Throws RuntimeFailure for a keyframed collider, one thinner
   // than the kernel support (the neighbour search holds its own copy of those), or an index out of range.
   virtual void moveCollider(std::size_t collider, Vec3 center, Vec3 velocity) = 0;
+  // Between frames: appends particles at `position` moving at `velocity` (one each), made of scene emitter
+  // `emitter`'s material (MPM; every PBF, WCSPH and DFSPH particle is water); their ids continue from the
+  // last one. Where they do not fit particleCapacity(), the storage grows, and the addresses particleArrays
+  // gave before change (take them again). Throws InputError, changing nothing, for lists of different
+  // lengths, values that are not finite, a position outside the domain, or no such emitter.
+  virtual void addParticles(const std::vector<Vec3>& position, const std::vector<Vec3>& velocity,
+                            std::size_t emitter = 0) = 0;
+  // particles the storage holds before it has to grow: the scene's emitters' budget, or more
+  virtual std::int64_t particleCapacity() const = 0;
   // collider i of the scene (in scene order) at the current time: where moveCollider put it, where its
   // keyframes or velocities take it. Throws RuntimeFailure for an index out of range.
   virtual ColliderPose colliderPose(std::size_t collider) const = 0;

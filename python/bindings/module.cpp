@@ -6,6 +6,9 @@
 #include <eddy/interop.h>
 #include <eddy/mesh.h>
 #include <eddy/output.h>
+#if EDDY_WITH_RENDER
+#include <eddy/picture.h>
+#endif
 #include <eddy/scene.h>
 #include <eddy/scene_io.h>
 #include <eddy/simulation.h>
@@ -99,9 +102,23 @@ Vec3 toVec3(const std::vector<double>& v, const char* what) {
 py::tuple tupleOf(Vec3 v) { return py::make_tuple(v.x, v.y, v.z); }
 
 // one attribute: a numpy view on the CPU backend, a CudaArray on the CUDA backend
-py::object arrayObject(const ParticleArray& a, py::object owner) {
+py::object arrayObject(const ParticleArray& a, py::object owner, std::shared_ptr<SimulationHandle> h) {
   if (a.device == Device::Host) return hostArray(a, owner);
-  return py::cast(CudaArray{a, owner});
+  return py::cast(CudaArray{a, owner, std::move(h)});
+}
+
+// rows of 3 numbers, as many as `rows` (or any number where rows < 0)
+std::vector<Vec3> vec3List(py::array_t<float, py::array::c_style | py::array::forcecast> a, const char* what,
+                           py::ssize_t rows) {
+  if (a.ndim() != 2 || a.shape(1) != 3 || (rows >= 0 && a.shape(0) != rows)) {
+    std::string shape;
+    for (py::ssize_t d = 0; d < a.ndim(); ++d) shape += (d ? ", " : "") + std::to_string(a.shape(d));
+    throw InputError(std::string(what) + ": an array of shape (" + (rows >= 0 ? std::to_string(rows) : "n") +
+                     ", 3), not (" + shape + ")");
+  }
+  std::vector<Vec3> out(std::size_t(a.shape(0)));
+  std::copy_n(a.data(), 3 * out.size(), reinterpret_cast<float*>(out.data()));
+  return out;
 }
 
 ParticleArray findArray(Simulation& sim, const std::string& name) {
@@ -172,10 +189,21 @@ void bindSimulation(py::module_& m) {
              for (const ParticleArray& a : h.live().particleArrays()) names.push_back(a.name);
              return names;
            })
-      .def("array",
-           [](py::object self, const std::string& name) {
-             SimulationHandle& h = self.cast<SimulationHandle&>();
-             return arrayObject(findArray(h.live(), name), self);
+      .def("array", [](std::shared_ptr<SimulationHandle> h, const std::string& name,
+                       py::object owner) { return arrayObject(findArray(h->live(), name), owner, h); })
+      .def_property_readonly("particle_capacity",
+                             [](SimulationHandle& h) { return h.sim->particleCapacity(); })
+      .def("add_particles",
+           [](SimulationHandle& h, py::array_t<float, py::array::c_style | py::array::forcecast> position,
+              py::object velocity, std::size_t emitter) {
+             std::vector<Vec3> x = vec3List(position, "positions", -1);
+             std::vector<Vec3> v =
+                 velocity.is_none()
+                     ? std::vector<Vec3>(x.size())
+                     : vec3List(
+                           velocity.cast<py::array_t<float, py::array::c_style | py::array::forcecast>>(),
+                           "velocities", py::ssize_t(x.size()));
+             h.live().addParticles(x, v, emitter);
            })
       .def("host_particles",
            [](SimulationHandle& h) {
@@ -245,6 +273,25 @@ void bindSimulation(py::module_& m) {
       });
 }
 
+// pictures into arrays, where the build has the renderer
+void bindPictures(py::module_& m) {
+#if EDDY_WITH_RENDER
+  m.attr("_has_renderer") = true;
+  py::class_<PictureMaker>(m, "_PictureMaker")
+      .def(py::init([](SimulationHandle& h, int width, int height, const std::string& mode) {
+        return std::make_unique<PictureMaker>(h.sim->scene(), width, height, mode);
+      }))
+      .def("draw", [](PictureMaker& maker, SimulationHandle& h) {
+        Picture p = maker.draw(h.live());
+        py::array_t<std::uint8_t> out({py::ssize_t(p.height), py::ssize_t(p.width), py::ssize_t(4)});
+        std::copy(p.rgba.begin(), p.rgba.end(), out.mutable_data());
+        return out;
+      });
+#else
+  m.attr("_has_renderer") = false;
+#endif
+}
+
 void bindScene(py::module_& m) {
   py::class_<SceneDesc>(m, "_Scene")
       .def_readonly("name", &SceneDesc::name)
@@ -286,6 +333,7 @@ PYBIND11_MODULE(_eddy, m) {
   bindScene(m);
   bindSimulation(m);
   bindCudaArray(m);
+  bindPictures(m);
 }
 
 }  // namespace eddy::python

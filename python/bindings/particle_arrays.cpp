@@ -85,11 +85,17 @@ py::object hostArray(const ParticleArray& a, py::object owner) {
 }
 
 void CudaArray::checkCurrent() const {
-  std::int64_t now = owner.cast<SimulationHandle&>().sim->particleCount();
+  std::int64_t now = simulation->sim->particleCount();
   if (now != array.count)
     throw std::runtime_error("the CUDA array '" + array.name + "' was taken with " +
                              std::to_string(array.count) + " particles and the simulation has " +
                              std::to_string(now) + " now; take it again (sim.array('" + array.name + "'))");
+  // growth moves the storage (addParticles): the address is checked as well
+  for (const ParticleArray& a : simulation->sim->particleArrays())
+    if (a.name == array.name && a.data != array.data)
+      throw std::runtime_error("the CUDA array '" + array.name +
+                               "' was taken before the particle storage grew; take it again (sim.array('" +
+                               array.name + "'))");
 }
 
 void bindCudaArray(py::module_& m) {

@@ -7,17 +7,21 @@
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace eddy::python {
 
 namespace py = pybind11;
 
+struct SimulationHandle;
+
 // One attribute as Simulation::particleArrays gave it, with the Python object that keeps the simulation
 // alive while anything reads the memory.
 struct CudaArray {
   ParticleArray array;
-  py::object owner;  // the eddy.Simulation whose memory this is
+  py::object owner;  // keeps the eddy.Simulation whose memory this is alive (eddy._ArrayOwner)
+  std::shared_ptr<SimulationHandle> simulation;
   // checks that the simulation still has array.count particles (emitters add some between frames; the
   // engine keeps the address itself fixed); throws RuntimeError naming the attribute otherwise
   void checkCurrent() const;

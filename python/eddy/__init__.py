@@ -8,9 +8,11 @@
 The API is described in docs/python.md; every name below is documented there.
 """
 
+import gc as _gc
 import json as _json
 import math as _math
 import os as _os
+import weakref as _weakref
 
 from . import _eddy
 from ._eddy import BlowUp, CudaArray
@@ -149,6 +151,16 @@ def _scene_of(scene, overrides):
                      + type(scene).__name__)
 
 
+class _ArrayOwner:
+    """What a particle array holds on to (a numpy array's base, a CudaArray's or DLPack tensor's owner): the
+    simulation whose memory it shows, kept alive as long as the array is."""
+
+    __slots__ = ("simulation", "__weakref__")
+
+    def __init__(self, simulation):
+        self.simulation = simulation
+
+
 class Simulation:
     """A running simulation of one scene, on the CPU or the GPU.
 
@@ -167,6 +179,7 @@ class Simulation:
     def __init__(self, scene=None, backend="auto", set=None):
         self._scene = _scene_of(scene, set)
         self._sim = _eddy._Simulation(self._scene._desc, backend)
+        self._owners = _weakref.WeakSet()  # the arrays handed out that are still alive
 
     @property
     def scene(self):
@@ -243,32 +256,59 @@ class Simulation:
     def array(self, name):
         """The particle array `name`, where the engine keeps it (no copy): numpy on the CPU backend,
         eddy.CudaArray on the CUDA backend. Shape (particles,) or (particles, components)."""
-        return self._sim.array(name)
+        owner = _ArrayOwner(self)
+        self._owners.add(owner)
+        return self._sim.array(name, owner)
 
     def arrays(self):
         """Every particle array, by name."""
-        return {name: self._sim.array(name) for name in self._sim.array_names()}
+        return {name: self.array(name) for name in self._sim.array_names()}
 
     @property
     def positions(self):
         """Positions, m, (particles, 3) float32, in the engine's memory."""
-        return self._sim.array("position")
+        return self.array("position")
 
     @property
     def velocities(self):
         """Velocities, m/s, (particles, 3) float32, in the engine's memory."""
-        return self._sim.array("velocity")
+        return self.array("velocity")
 
     @property
     def density(self):
         """Densities, kg/m^3, (particles,) float32, in the engine's memory (as the last substep left them)."""
-        return self._sim.array("density")
+        return self.array("density")
 
     @property
     def ids(self):
         """Persistent particle ids, (particles,) uint32, in the engine's memory: 0, 1, 2, ... in emission
         order, following each particle through every sort."""
-        return self._sim.array("id")
+        return self.array("id")
+
+    @property
+    def particle_capacity(self):
+        """Particles the storage holds before it must grow (the scene's emitters' budget, or more)."""
+        return self._sim.particle_capacity
+
+    def add_particles(self, positions, velocities=None, emitter=0):
+        """Adds particles at `positions` ((n, 3), m) moving at `velocities` ((n, 3), m/s; at rest by
+        default), made of scene emitter `emitter`'s material (MPM); their ids continue from the last.
+        ValueError, adding none, for shapes that differ, values that are not finite or positions outside
+        the domain. Past particle_capacity the storage grows, which would move every particle array: while
+        arrays taken earlier are still alive, that raises RuntimeError instead (drop them first)."""
+        import numpy as np
+        positions = np.asarray(positions, dtype=np.float32)
+        count = positions.shape[0] if positions.ndim == 2 else -1
+        if count > 0 and self.particle_count + count > self.particle_capacity:
+            _gc.collect()  # arrays only a reference cycle holds
+            alive = len(self._owners)
+            if alive:
+                raise RuntimeError(
+                    "add_particles: %d particles do not fit the %d the storage holds (%d now), and growing it "
+                    "would move the particle arrays, %d of which are still in use; drop them (del) and take "
+                    "them again after adding" % (count, self.particle_capacity, self.particle_count, alive))
+        self._sim.add_particles(positions, None if velocities is None else np.asarray(velocities, np.float32),
+                                int(emitter))
 
     def to_host(self):
         """Copies of what the output files hold, as numpy arrays: position, velocity, density (fresh at the
@@ -310,6 +350,20 @@ class Simulation:
         (vertices (V, 3) float32, triangles (T, 3) uint32, normals (V, 3) float32). `group` names a
         material's own surface (surface.groups "material"), or "" for every particle."""
         return self._sim.surface_mesh(group)
+
+    def render(self, width=640, height=360, mode=None):
+        """A picture of the simulation now, as `eddy run --render` draws it (the scene's "render" section;
+        `mode` "particles", "ssfr" or "surface" replaces render.mode): a (height, width, 4) uint8 RGBA numpy
+        array, row 0 at the top. Drawn headless with OpenGL (EGL); on the thread that first drew at that
+        size and mode. RuntimeError where the build has no renderer."""
+        if not _eddy._has_renderer:
+            raise RuntimeError("render: this build of eddy has no renderer (EGL, OpenGL or libpng was missing; "
+                               "bash scripts/setup.sh installs them)")
+        key = (int(width), int(height), mode or "")
+        makers = self.__dict__.setdefault("_pictures", {})
+        if key not in makers:
+            makers[key] = _eddy._PictureMaker(self._sim, *key)
+        return makers[key].draw(self._sim)
 
     # -------------------------------------------------------------- colliders and emitters
 

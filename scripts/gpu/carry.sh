@@ -16,7 +16,7 @@ rm -rf .carry
 mkdir -p .carry/lib .carry/meshes
 tar cJf .carry/bins.tar.xz -C build/bin eddy -C ../tests eddy_gpu_tests
 # the engine library, for the Python module that scripts/gpu/python_tests.sh builds there
-tar cJf .carry/engine.tar.xz -C build/src libeddy.a
+tar cJf .carry/engine.tar.xz -C build/src libeddy.a libeddy_render.a
 if [ -n "${1:-}" ]; then  # the baseline build, unpacked as .carry/bin/eddy_base
   tmp=$(mktemp -d) && cp "$1/eddy" "$tmp/eddy_base" && tar cJf .carry/base.tar.xz -C "$tmp" eddy_base && rm -rf "$tmp"
 fi

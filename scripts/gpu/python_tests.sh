@@ -10,11 +10,17 @@ package=.carry/python/eddy
 mkdir -p "$package"
 cp python/eddy/__init__.py "$package/"
 suffix=$(python3 -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
-# the shared libraries libeddy.a needs (oneTBB, OpenVDB), as carried
+# the shared libraries libeddy.a needs (oneTBB, OpenVDB), as carried; the renderer's (libeddy_render.a:
+# EGL and OpenGL from the GL loaders env.sh installed, libpng carried) where it travelled too
 libs=$(ls .carry/lib/libtbb.so.* .carry/lib/libopenvdb.so.* 2>/dev/null | tr '\n' ' ')
+render=()
+if [ -f .carry/libeddy_render.a ]; then
+  gl=/usr/lib/x86_64-linux-gnu
+  render=(-DEDDY_WITH_RENDER=1 .carry/libeddy_render.a $gl/libEGL.so.1 $gl/libOpenGL.so.0 $(ls .carry/lib/libpng16.so.*))
+fi
 g++ -O2 -std=c++20 -shared -fPIC -fvisibility=hidden -Iinclude $(python3 -m pybind11 --includes) \
     python/bindings/module.cpp python/bindings/particle_arrays.cpp -o "$package/_eddy$suffix" \
-    .carry/libeddy.a $libs -L/usr/local/cuda/lib64 -lcudart_static -ldl -lrt -lpthread \
+    "${render[@]}" .carry/libeddy.a $libs -L/usr/local/cuda/lib64 -lcudart_static -ldl -lrt -lpthread \
     -Wl,-rpath,"$PWD/.carry/lib" 2>&1 | tail -20
 [ -f "$package/_eddy$suffix" ] || { echo "the Python module did not build"; exit 1; }
 export PYTHONPATH="$PWD/.carry/python" EDDY_CLI="$PWD/.carry/bin/eddy" PYTHONUNBUFFERED=1

@@ -2,7 +2,7 @@
 #pragma once
 
 #include <eddy/scene.h>
-#include <eddy/simulation.h>
+#include <eddy/simulation_state.h>
 #include <eddy/vec3.h>
 
 #include <vector>

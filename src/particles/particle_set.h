@@ -5,7 +5,7 @@
 // at them, so integers stay exact (a float slot would round ids above 2^24).
 #pragma once
 
-#include <eddy/simulation.h>
+#include <eddy/simulation_state.h>
 
 #include <string>
 #include <vector>

@@ -259,6 +259,38 @@ void FluidSimulation::moveCollider(std::size_t i, Vec3 center, Vec3 velocity) {
   queriesSettled_ = false;  // the walls' share of the density moves with the collider
 }
 
+void FluidSimulation::addParticles(const std::vector<Vec3>& position, const std::vector<Vec3>& velocity,
+                                   std::size_t emitter) {
+  // every check first: a refused call changes nothing
+  if (position.size() != velocity.size())
+    throw InputError("addParticles: " + std::to_string(position.size()) + " positions and " +
+                     std::to_string(velocity.size()) + " velocities; give one of each per particle");
+  if (emitter >= scene_.emitters.size())
+    throw InputError("addParticles: the scene has no emitter " + std::to_string(emitter) + " (it has " +
+                     std::to_string(scene_.emitters.size()) + ")");
+  const Vec3 lo = scene_.domain.min, hi = scene_.domain.max;
+  for (std::size_t i = 0; i < position.size(); ++i) {
+    const Vec3 x = position[i], v = velocity[i];
+    if (!std::isfinite(x.x) || !std::isfinite(x.y) || !std::isfinite(x.z) || !std::isfinite(v.x) ||
+        !std::isfinite(v.y) || !std::isfinite(v.z))
+      throw InputError("addParticles: particle " + std::to_string(i) + " has a value that is not finite");
+    if (x.x < lo.x || x.y < lo.y || x.z < lo.z || x.x > hi.x || x.y > hi.y || x.z > hi.z)
+      throw InputError("addParticles: particle " + std::to_string(i) + " at (" + std::to_string(x.x) + ", " +
+                       std::to_string(x.y) + ", " + std::to_string(x.z) + ") is outside the domain");
+  }
+  if (position.empty()) return;
+  if (std::int64_t(particles_.size()) + std::int64_t(position.size()) > std::int64_t(kMostParticles))
+    throw InputError("addParticles: more than " + std::to_string(kMostParticles) + " particles in all");
+  Index first = particles_.size();
+  particles_.append(position, velocity);  // grows the storage where it must (between frames)
+  StepContext ctx = context();
+  solver_->initializeParticles(ctx, first, particles_.size() - first, int(emitter));
+  measurements_->reserve(particles_.capacity());
+  gridOrder_ = false;
+  queriesSettled_ = false;
+  keepArraysInPlace();
+}
+
 ColliderPose FluidSimulation::colliderPose(std::size_t i) const {
   if (i + 1 >= model_.hostColliders.size())
     throw RuntimeFailure("colliderPose: the scene has no collider " + std::to_string(i));
@@ -296,16 +328,16 @@ SimulationState FluidSimulation::saveState() {
 
 void FluidSimulation::restoreState(const SimulationState& s) {
   // every check first, so that a state that does not fit leaves this simulation as it was
-  if (s.particles < 0 || s.particles > particles_.capacity())
-    throw InputError("the saved state does not fit the scene: " + std::to_string(s.particles) +
-                     " particles, but the scene's emitters make at most " +
-                     std::to_string(particles_.capacity()));
+  // more than the scene's emitters make is fine: particles may have been added (addParticles)
+  if (s.particles < 0 || s.particles > std::int64_t(kMostParticles))
+    throw InputError("the saved state does not fit the scene: " + std::to_string(s.particles) + " particles");
   nozzles_.checkStates(s.nozzles);
   std::vector<const AttributeState*> saved = matchAttributes(particles_, s);
   StepContext ctx = context();
   solver_->restoreState(ctx, s.solver);  // checks its bytes before it changes anything
 
   particles_.restore(Index(s.particles), s.nextId);
+  measurements_->reserve(particles_.capacity());
   for (const AttributeState* a : saved) particles_.upload(a->name, a->bytes);
   gridOrder_ = false;
   queriesSettled_ = false;

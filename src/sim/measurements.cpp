@@ -18,6 +18,11 @@ Measurements::Measurements(const SceneDesc& scene, StepContext& ctx, Solver& sol
   probes_ = std::make_unique<ProbeSampler>(scene, hasPressure_, scene.time.maxSubsteps + 1);
 }
 
+void Measurements::reserve(Index capacity) {
+  if (hasPressure_ && pressure_.size() < std::size_t(capacity))
+    pressure_ = Buffer<Real>(kDevice, std::size_t(capacity));
+}
+
 const Real* Measurements::pressures(StepContext& ctx, Solver& solver) {
   if (!hasPressure_) return nullptr;
   solver.pressures(ctx, pressure_.data());

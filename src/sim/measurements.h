@@ -22,6 +22,8 @@ class Measurements {
 
   // each particle's pressure, Pa, as the solver has it now; null where the solver has none (PBF, MPM)
   const Real* pressures(StepContext& ctx, Solver& solver);
+  // room for the pressures of `capacity` particles (after particles were added between frames)
+  void reserve(Index capacity);
 
   // after a substep that ended at `time`: the probes that are due read the particles where it left them
   void sampleProbes(StepContext& ctx, Solver& solver, double time);

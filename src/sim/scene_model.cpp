@@ -18,10 +18,6 @@ namespace {
 // (PBF) and 334 (WCSPH) per particle at 1M on the GPU, 439 for PBF at 100M with 64-slot lists
 constexpr std::size_t kBytesPerParticle = 768;
 
-// particles are numbered by Index; capacities grow by half again (the neighbour lists), so 2^30 keeps
-// every count below 2^31
-constexpr std::int64_t kMostParticles = std::int64_t(1) << 30;
-
 const char* memoryName() { return kDevice == Device::Cuda ? "GPU" : "host"; }
 
 // mass that gives a particle inside a full cubic lattice exactly the rest density

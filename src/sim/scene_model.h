@@ -43,6 +43,10 @@ struct SceneModel {
 
 // the volume emitters' particles, one entry per scene emitter (empty for a nozzle), and the most particles
 // the run will hold (the volumes and every nozzle's max_particles)
+// the most particles a simulation holds: particles are numbered by Index, and capacities grow by half
+// again (the neighbour lists), so 2^30 keeps every count below 2^31
+inline constexpr std::int64_t kMostParticles = std::int64_t(1) << 30;
+
 struct InitialParticles {
   std::vector<EmittedParticles> volumes;
   std::int64_t budget = 0;

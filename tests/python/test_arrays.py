@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 import eddy
+from conftest import COARSE, SCENES
 
 
 def address(a):
@@ -16,9 +17,14 @@ def by_id(sim):
     return host["position"][order], host["velocity"][order]
 
 
+# three substeps a frame: each substep sorts the particles into the engine's other buffer, so a frame leaves
+# them in the other one unless the engine puts them back
+ODD = dict(COARSE, **{"time.substeps": 3})
+
+
 @pytest.fixture
-def sim(coarse_scene):
-    s = eddy.Simulation(coarse_scene, backend="cpu")
+def sim():
+    s = eddy.Simulation(eddy.Scene.default(set=ODD), backend="cpu")
     s.step()
     return s
 
@@ -31,10 +37,11 @@ def test_arrays_are_the_engines_memory_and_stay_there(sim):
     assert sim.ids.dtype == np.uint32 and sim.density.shape == (sim.particle_count,)
     assert not p.flags.owndata and p.flags.writeable
     first = address(p)
-    for _ in range(3):  # odd and even substep counts, and the queries that sort the particles
+    for frame in range(4):  # odd and even numbers of sorts: 3 substeps, and a frame's densities or not
         sim.step()
-        sim.stats()
-        sim.to_host()
+        if frame % 2 == 0:
+            sim.stats()
+        assert np.array_equal(p, sim.to_host()["position"])  # the view taken before, read before another
         assert address(sim.positions) == first
     assert address(sim.array("position")) == first
 
@@ -42,11 +49,16 @@ def test_arrays_are_the_engines_memory_and_stay_there(sim):
 def test_a_view_taken_before_a_step_shows_the_particles_after_it(sim):
     positions, ids = sim.positions, sim.ids
     ids_before = ids.copy()
-    sim.step(2)
-    host = sim.to_host()
-    # the same memory, rewritten in place: rows are the particles in the engine's current order
-    assert np.array_equal(positions, host["position"])
-    assert np.array_equal(ids, host["id"])
+    twin = eddy.Simulation(eddy.Scene.default(set=ODD), backend="cpu")  # no arrays taken from it
+    twin.step()
+    for _ in range(3):
+        sim.step()
+        twin.step()
+        # read straight after the step, nothing asked of the simulation in between: by id, the positions
+        # the twin's own copy for output holds
+        mine = positions[np.argsort(ids)]
+        host = twin.to_host()
+        assert np.array_equal(mine, host["position"][np.argsort(host["id"])])
     assert not np.array_equal(ids, ids_before)  # the particles were re-sorted: match rows through ids
     assert np.array_equal(np.sort(ids), np.sort(ids_before))
 
@@ -132,3 +144,61 @@ def test_cpu_and_cuda_agree_from_python(coarse_scene):
     a, b = cpu.stats(), gpu.stats()
     assert a["particles"] == b["particles"]
     assert b["kinetic_energy"] == pytest.approx(a["kinetic_energy"], rel=0.02)
+
+
+def test_particles_added_from_arrays_join_the_simulation(tmp_path, coarse_scene):
+    sim = eddy.Simulation(coarse_scene, backend="cpu")
+    sim.step()
+    n = sim.particle_count
+    assert sim.particle_capacity == n  # the dam break has no nozzles: no room to spare
+    block = np.stack(np.meshgrid(np.arange(4), np.arange(4), np.arange(4)), -1).reshape(-1, 3)
+    fresh = 0.04 * block + np.array([1.0, 0.4, 0.2])  # a 4 x 4 x 4 block in the air at the far end
+    sim.add_particles(fresh, velocities=np.tile([0.0, -1.0, 0.0], (64, 1)))
+    assert sim.particle_count == n + 64 and sim.particle_capacity >= n + 64
+    ids = sim.ids
+    added = ids >= n
+    assert np.array_equal(np.sort(ids[added]), np.arange(n, n + 64))  # ids continue from the last
+    assert np.allclose(sim.velocities[added], [0, -1, 0])
+    sim.step(3)
+    assert sim.stats()["particles"] == n + 64
+    # the block fell (thrown down at 1 m/s, then gravity): its top from 0.52 m by well over 3 cm in 3 frames
+    assert sim.positions[sim.ids >= n][:, 1].max() < 0.4 + 0.12 - 0.03
+    # a checkpoint holds them, and a fresh simulation of the scene takes it
+    sim.save_checkpoint(tmp_path / "grown.eddy")
+    again = eddy.Simulation(coarse_scene, backend="cpu")
+    again.load_checkpoint(tmp_path / "grown.eddy")
+    assert again.particle_count == n + 64
+    assert np.array_equal(again.to_host()["position"], sim.to_host()["position"])
+
+
+def test_growth_is_refused_while_arrays_are_alive_and_bad_particles_change_nothing(coarse_scene):
+    sim = eddy.Simulation(coarse_scene, backend="cpu")
+    n = sim.particle_count
+    positions = sim.positions
+    with pytest.raises(RuntimeError, match="still in use"):
+        sim.add_particles([[1.0, 0.4, 0.2]])
+    assert sim.particle_count == n
+    del positions
+    with pytest.raises(ValueError, match="outside the domain"):
+        sim.add_particles([[1.0, 0.4, 0.2], [5.0, 0.4, 0.2]])
+    with pytest.raises(ValueError, match="not finite"):
+        sim.add_particles([[1.0, np.nan, 0.2]])
+    with pytest.raises(ValueError, match=r"shape \(n, 3\), not \(2\)"):
+        sim.add_particles([1.0, 0.4])
+    with pytest.raises(ValueError, match=r"velocities: an array of shape \(1, 3\)"):
+        sim.add_particles([[1.0, 0.4, 0.2]], velocities=[[0, 0, 0], [0, 0, 0]])
+    with pytest.raises(ValueError, match="no emitter 3"):
+        sim.add_particles([[1.0, 0.4, 0.2]], emitter=3)
+    assert sim.particle_count == n
+    sim.add_particles([[1.0, 0.4, 0.2]])
+    assert sim.particle_count == n + 1
+
+
+def test_added_mpm_particles_take_their_emitters_material():
+    scene = eddy.Scene.load(SCENES / "mpm_elastic_ball_water.json", set={"fluid.spacing": 0.04})
+    sim = eddy.Simulation(scene, backend="cpu")
+    n = sim.particle_count
+    sim.add_particles([[0.3, 0.5, 0.15]], emitter=1)  # made of emitter 1's material: the elastic ball's
+    material = sim.array("mpm_material")
+    assert material.shape == (n + 1,)
+    assert material[sim.ids == n][0] == 1

@@ -33,3 +33,25 @@ def test_the_docs_name_nothing_the_module_lacks():
         if not hasattr(target, attr):
             stale.append(name)
     assert not stale, "docs/python.md names " + ", ".join(sorted(stale)) + ", which the module lacks"
+
+
+def python_blocks(path):
+    return re.findall(r"```python\n(.*?)```", path.read_text(), re.S)
+
+
+def test_the_readmes_python_runs_as_written():
+    import subprocess
+    import sys
+    blocks = python_blocks(ROOT / "README.md")
+    assert len(blocks) == 1 and len(blocks[0].strip().splitlines()) == 3
+    run = subprocess.run([sys.executable, "-c", blocks[0]], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert 0.4 < float(run.stdout.split()[-1]) <= 1.6  # the front has left the column's 0.4 m
+
+
+def test_the_python_pages_first_example_runs_as_written():
+    import subprocess
+    import sys
+    first = python_blocks(ROOT / "docs" / "python.md")[0]
+    run = subprocess.run([sys.executable, "-c", first], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr

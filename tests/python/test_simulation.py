@@ -170,3 +170,22 @@ def test_keyframed_collider_pose_follows_its_keyframes():
         sim.move_collider(0, center=(0, 0, 0))
     sim.advance(keys[1]["time"])
     assert sim.collider_pose(0)["center"] == pytest.approx(keys[1]["translation"], abs=1e-5)
+
+
+def test_render_into_an_array_shows_the_water(coarse_scene):
+    if not eddy._eddy._has_renderer:
+        pytest.skip("this build has no renderer")
+    sim = eddy.Simulation(coarse_scene, backend="cpu")
+    sim.step()
+    picture = sim.render(160, 90, mode="particles")
+    assert picture.shape == (90, 160, 4) and picture.dtype == np.uint8
+    assert np.all(picture[:, :, 3] == 255)
+    # the column stands at the tank's -x end: the picture's left half holds far more of the particles'
+    # colour (not the grey of the background) than its right half
+    rgb = picture[:, :, :3].astype(int)
+    colourful = (rgb.max(axis=2) - rgb.min(axis=2)) > 40
+    assert colourful[:, :80].sum() > 3 * colourful[:, 80:].sum() + 20
+    with pytest.raises(ValueError, match="picture mode 'x'"):
+        sim.render(160, 90, mode="x")
+    with pytest.raises(ValueError, match="from 16 to 16384"):
+        sim.render(8, 8)
