@@ -1,7 +1,7 @@
 """eddy from Python: scenes, simulations, and the particles where the engine keeps them.
 
     import eddy
-    sim = eddy.Simulation("scenes/dam_break.json", set={"time.frames": 60})
+    sim = eddy.Simulation("scenes/dam_break.json", backend="cpu")
     sim.step(10)
     print(sim.time, sim.positions[:3])
 
