@@ -4,13 +4,12 @@
 #include <eddy/backend.h>
 #include <eddy/error.h>
 #include <eddy/mesh.h>
+#include <eddy/mesh_field.h>
 
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
 #include <string>
-
-#include "colliders/mesh_field.h"
 
 namespace eddy::app {
 

@@ -6,6 +6,7 @@
 #include <eddy/error.h>
 #include <eddy/mesh.h>
 #include <eddy/output.h>
+#include <eddy/particle_files.h>
 #include <eddy/scene_io.h>
 #include <eddy/surface.h>
 #include <fcntl.h>
@@ -21,7 +22,6 @@
 #include <filesystem>
 #include <memory>
 
-#include "io/particle_reader.h"
 #ifdef EDDY_WITH_RENDER
 #include "render/camera.h"
 #include "render/color_bar.h"

@@ -4,6 +4,7 @@
 #include <eddy/checkpoint.h>
 #include <eddy/error.h>
 #include <eddy/mesh.h>
+#include <eddy/particle_files.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,8 +22,6 @@
 #include <regex>
 #include <string>
 #include <vector>
-
-#include "io/particle_reader.h"
 
 namespace {
 

@@ -1,6 +1,7 @@
 // Output writers, stats lines, progress and profile reports.
 #include <eddy/error.h>
 #include <eddy/output.h>
+#include <eddy/particle_files.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -17,8 +18,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include "io/particle_reader.h"
 
 namespace {
 

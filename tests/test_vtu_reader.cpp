@@ -3,6 +3,7 @@
 // refused with one line naming the file and what is wrong.
 #include <eddy/mesh.h>
 #include <eddy/output.h>
+#include <eddy/particle_files.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -16,7 +17,6 @@
 #include <string>
 #include <vector>
 
-#include "io/particle_reader.h"
 #include "io/vtu_reader.h"
 #include "test_support.h"
 

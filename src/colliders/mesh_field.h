@@ -7,6 +7,7 @@
 #pragma once
 
 #include <eddy/backend.h>
+#include <eddy/mesh_field.h>
 #include <eddy/vec3.h>
 
 #include <cstdint>
@@ -14,24 +15,6 @@
 #include <vector>
 
 namespace eddy {
-
-struct TriangleMesh;
-
-struct MeshSdfSettings {
-  int resolution = 256;     // nodes along the mesh's longest side
-  Real band = 0;            // exact distances at least this far from the surface, m (at least 3 cells)
-  Real shellThickness = 0;  // m: > 0 makes the mesh a thin shell of this thickness (it may be open)
-};
-
-// what a field build took (colliders/mesh_sdf.h builds it)
-struct MeshSdfStats {
-  int nx = 0, ny = 0, nz = 0;
-  int propagationPasses = 0;
-  int rowsOverflowed = 0;  // rows with more crossings than the fast path holds (counted the slow way)
-  int thinCells = 0;       // cells the field cannot resolve, tested against their triangles instead
-  int thinCellTriangles = 0;
-  double milliseconds = 0;
-};
 
 // The grid a mesh's field is built on, worked out from the mesh's box before anything is allocated, and
 // what the build costs. Node counts are 64-bit: a field at a high sdf_resolution passes 2^31 nodes, and a
@@ -63,13 +46,6 @@ MeshFieldLayout meshFieldLayout(const TriangleMesh& mesh, const MeshSdfSettings&
 // can. The reason reads after a key, "<key>: <reason>", and names the device memory as `memoryName`.
 std::string meshFieldRefusal(const MeshFieldLayout& layout, bool thinCells, double freeBytes,
                              const std::string& memoryName);
-
-// the median of `repeats` builds after a warm-up, on the given backend (for `eddy mesh-info`)
-MeshSdfStats timeMeshSdfBuild(const TriangleMesh& mesh, const MeshSdfSettings& settings, int repeats,
-                              Backend backend);
-// one build on the given backend, its node values copied to `values` (x fastest; tests, tools)
-MeshSdfStats buildMeshField(const TriangleMesh& mesh, const MeshSdfSettings& settings, Backend backend,
-                            std::vector<Real>& values);
 
 // The cells of the field where it cannot be trusted to see the surface (a claw, a fin or a sliver thinner
 // than a cell), each with the triangles that overlap it, for exact segment tests (colliders/thin_cells.h).

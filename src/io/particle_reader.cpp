@@ -1,7 +1,7 @@
-#include "io/particle_reader.h"
 
 #include <eddy/error.h>
 #include <eddy/mesh.h>
+#include <eddy/particle_files.h>
 
 #include <cmath>
 #include <cstdint>

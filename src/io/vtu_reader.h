@@ -7,13 +7,12 @@
 // with a message saying what is allowed: "appended" data and compressed files (a compressor attribute).
 #pragma once
 
+#include <eddy/particle_files.h>
 #include <eddy/vec3.h>
 
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "io/particle_reader.h"
 
 namespace eddy {
 

@@ -1,4 +1,5 @@
-// Particle frames read back: positions, and velocities where the file has them (eddy's PLY: vx, vy, vz).
+// Particle frames read back from the files `eddy run` writes (and other PLY point clouds): positions, and
+// velocities, densities, ids and materials where the file has them. Implemented in src/io.
 #pragma once
 
 #include <eddy/vec3.h>
