@@ -2,7 +2,9 @@
 # The Python module on the GPU machine: builds eddy._eddy there with its own Python and pybind11 (a module
 # is tied to one Python version) over the CUDA engine library carried by scripts/gpu/carry.sh, then runs the
 # pytest suite (tests/python: its gpu cases, PyTorch and CuPy reading the engine's memory, run there) into
-# $OUT/python_tests.txt, and, where asked, bench/python_realtime.py into $OUT/python_realtime.txt.
+# $OUT/python_tests.txt, and, where asked, bench/python_realtime.py into $OUT/python_realtime.txt: the
+# default dam break on the GPU and on the machine's CPU, and the dam break at 1M particles read as a torch
+# tensor every frame.
 # usage: bash scripts/gpu/python_tests.sh [bench]
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 [ -f .carry/libeddy.a ] || tar xJf .carry/engine.tar.xz -C .carry
@@ -29,8 +31,9 @@ python3 -m pytest -q -p no:cacheprovider tests/python 2>&1 | tee "$out/python_te
 rc=${PIPESTATUS[0]}
 if [ "${1:-}" = bench ]; then
   {
-    python3 bench/python_realtime.py --eddy "$EDDY_CLI" --backend cuda --rounds 3
-    python3 bench/python_realtime.py --eddy "$EDDY_CLI" --backend cuda --rounds 3 --torch \
+    python3 bench/python_realtime.py --eddy "$EDDY_CLI" --backend cuda --rounds 7
+    python3 bench/python_realtime.py --eddy "$EDDY_CLI" --backend cpu --rounds 5
+    python3 bench/python_realtime.py --eddy "$EDDY_CLI" --backend cuda --rounds 5 --torch \
       --set fluid.spacing=0.0052 --set time.frames=60
   } 2>&1 | tee "$out/python_realtime.txt"
 fi
