@@ -2,9 +2,11 @@
 # Installs the build in $1 into a temporary prefix and builds the example consumer $2 against it with
 # find_package(eddy); runs it on the built-in dam break. Fails when the package, its headers or its
 # dependencies do not stand on their own (a header that reaches into src/, a dependency not found again).
+# With a Python interpreter as $3, also installs the Python package and steps a scene through it.
 set -euo pipefail
 build=$1
 example=$2
+python=${3:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cmake --install "$build" --prefix "$work/prefix" --component library >/dev/null
@@ -24,3 +26,13 @@ echo "$out"
 # three frames of statistics, the last one frame 3 with particles in it
 test "$(echo "$out" | grep -c '"frame"')" -eq 3
 echo "$out" | tail -1 | grep -q '"frame": *3'
+if [ -n "$python" ]; then
+  cmake --install "$build" --prefix "$work/prefix" --component python >/dev/null
+  site=$(dirname "$(find "$work/prefix" -name __init__.py -path "*/eddy/*" | head -1)")/..
+  (cd "$work" && PYTHONPATH="$site" "$python" -c "
+import eddy
+assert eddy.__file__.startswith('$work/prefix'), eddy.__file__
+sim = eddy.Simulation(backend='cpu', set={'fluid.spacing': 0.05})
+sim.step(2)
+print('installed Python package:', eddy.__file__, sim.stats()['frame'], 'frames')")
+fi

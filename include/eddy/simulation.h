@@ -97,7 +97,9 @@ class Simulation {
   // copyParticles and colliderForces may sort them for their densities) leaves each attribute at the
   // address this call gave before it returns, so one array shows the current particles between any two
   // calls; the first particleCount() rows hold particles. Positions and velocities written there between
-  // frames are what the next substep starts from.
+  // frames are what the next substep starts from. Only a growth of the storage (addParticles past
+  // particleCapacity(), restoreState of a state with more particles) moves them: the memory handed out
+  // before then stays allocated, showing the particles as they were, until the simulation is destroyed.
   virtual std::vector<ParticleArray> particleArrays() = 0;
 
   // Between frames only (not inside advanceFrame): the whole state, copied to the host, and back. A
@@ -162,12 +164,14 @@ class Simulation {
   virtual void moveCollider(std::size_t collider, Vec3 center, Vec3 velocity) = 0;
   // Between frames: appends particles at `position` moving at `velocity` (one each), made of scene emitter
   // `emitter`'s material (MPM; every PBF, WCSPH and DFSPH particle is water); their ids continue from the
-  // last one. Where they do not fit particleCapacity(), the storage grows, and the addresses particleArrays
-  // gave before change (take them again). Throws InputError, changing nothing, for lists of different
-  // lengths, values that are not finite, a position outside the domain, or no such emitter.
+  // last one. Where they do not fit particleCapacity(), the storage grows (keeping the nozzles' room), and
+  // the addresses particleArrays gave before change (take them again). Throws InputError, changing nothing,
+  // for lists of different lengths, values that are not finite, a position outside the domain, or no such
+  // emitter.
   virtual void addParticles(const std::vector<Vec3>& position, const std::vector<Vec3>& velocity,
                             std::size_t emitter = 0) = 0;
-  // particles the storage holds before it has to grow: the scene's emitters' budget, or more
+  // the particles (those there now and those added) the storage holds before addParticles has to grow it:
+  // its size less the room the nozzles keep for what they may still release (their max_particles)
   virtual std::int64_t particleCapacity() const = 0;
   // collider i of the scene (in scene order) at the current time: where moveCollider put it, where its
   // keyframes or velocities take it. Throws RuntimeFailure for an index out of range.

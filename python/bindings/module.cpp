@@ -64,10 +64,16 @@ std::shared_ptr<SimulationHandle> makeSimulation(const SceneDesc& scene, const s
 // advances whole frames with the interpreter free for other threads; a blow-up stops the simulation for good
 void stepFrames(SimulationHandle& h, long long frames) {
   if (frames < 0) throw InputError("frames = " + std::to_string(frames) + ": must be >= 0");
-  Simulation& sim = h.live();
+  SimulationHandle::Use use = h.live();
   try {
-    py::gil_scoped_release release;
-    for (long long i = 0; i < frames; ++i) sim.advanceFrame();
+    for (long long i = 0; i < frames; ++i) {
+      {
+        py::gil_scoped_release release;
+        use->advanceFrame();
+      }
+      // Ctrl-C stops a long call between frames
+      if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+    }
   } catch (const SimulationBlowUp& e) {
     h.blowUp = e.what();
     throw;
@@ -162,16 +168,16 @@ void bindSimulation(py::module_& m) {
            [](SimulationHandle& h, double dt) {
              if (!(dt > 0) || !std::isfinite(dt))
                throw InputError("dt = " + std::to_string(dt) + ": must be > 0");
-             Simulation& sim = h.live();
+             SimulationHandle::Use use = h.live();
              try {
                py::gil_scoped_release release;
-               sim.advanceSubstep(Real(dt));
+               use->advanceSubstep(Real(dt));
              } catch (const SimulationBlowUp& e) {
                h.blowUp = e.what();
                throw;
              }
            })
-      .def("stable_substep", [](SimulationHandle& h) { return double(h.live().stableSubstep()); })
+      .def("stable_substep", [](SimulationHandle& h) { return double(h.live()->stableSubstep()); })
       .def_property_readonly("time", [](SimulationHandle& h) { return h.sim->time(); })
       .def_property_readonly("frame", [](SimulationHandle& h) { return h.sim->frame(); })
       .def_property_readonly("substeps", [](SimulationHandle& h) { return h.sim->substeps(); })
@@ -182,15 +188,23 @@ void bindSimulation(py::module_& m) {
       .def_property_readonly("warnings", [](SimulationHandle& h) { return h.sim->warnings(); })
       .def_property_readonly("device_memory_bytes",
                              [](SimulationHandle& h) { return h.sim->deviceMemoryBytes(); })
-      .def("stats", [](SimulationHandle& h) { return statsDict(h.live().stats()); })
+      .def("stats", [](SimulationHandle& h) { return statsDict(h.any()->stats()); })
       .def("array_names",
            [](SimulationHandle& h) {
              std::vector<std::string> names;
-             for (const ParticleArray& a : h.live().particleArrays()) names.push_back(a.name);
+             for (const ParticleArray& a : h.any()->particleArrays()) names.push_back(a.name);
              return names;
            })
       .def("array", [](std::shared_ptr<SimulationHandle> h, const std::string& name,
-                       py::object owner) { return arrayObject(findArray(h->live(), name), owner, h); })
+                       py::object owner) { return arrayObject(findArray(*h->any(), name), owner, h); })
+      .def("layout",
+           [](SimulationHandle& h) {
+             // where the arrays are now and how many rows they have (all of them move and grow together)
+             for (const ParticleArray& a : h.any()->particleArrays())
+               if (a.name == "position")
+                 return py::make_tuple(reinterpret_cast<std::uintptr_t>(a.data), a.count);
+             return py::make_tuple(std::uintptr_t(0), std::int64_t(0));
+           })
       .def_property_readonly("particle_capacity",
                              [](SimulationHandle& h) { return h.sim->particleCapacity(); })
       .def("add_particles",
@@ -203,12 +217,12 @@ void bindSimulation(py::module_& m) {
                      : vec3List(
                            velocity.cast<py::array_t<float, py::array::c_style | py::array::forcecast>>(),
                            "velocities", py::ssize_t(x.size()));
-             h.live().addParticles(x, v, emitter);
+             h.live()->addParticles(x, v, emitter);
            })
       .def("host_particles",
            [](SimulationHandle& h) {
              HostParticles p;
-             h.live().copyParticles(p);
+             h.any()->copyParticles(p);
              py::dict d;
              d["position"] = vec3Rows(p.position);
              d["velocity"] = vec3Rows(p.velocity);
@@ -221,12 +235,12 @@ void bindSimulation(py::module_& m) {
              return d;
            })
       .def("write_particles", [](SimulationHandle& h, const std::string& path,
-                                 const std::string& format) { writeParticles(h.live(), path, format); })
+                                 const std::string& format) { writeParticles(*h.any(), path, format); })
       .def("probe_columns", [](SimulationHandle& h) { return h.sim->probeColumns(); })
       .def("take_probe_rows",
            [](SimulationHandle& h) {
              std::vector<std::vector<double>> rows;
-             h.live().takeProbeRows(rows);
+             h.live()->takeProbeRows(rows);
              std::size_t width = 1 + h.sim->probeColumns().size();
              py::array_t<double> out({py::ssize_t(rows.size()), py::ssize_t(width)});
              double* o = out.mutable_data();
@@ -235,14 +249,14 @@ void bindSimulation(py::module_& m) {
              return out;
            })
       .def("force_columns", [](SimulationHandle& h) { return h.sim->forceColumns(); })
-      .def("collider_forces", [](SimulationHandle& h) { return h.live().colliderForces(); })
+      .def("collider_forces", [](SimulationHandle& h) { return h.live()->colliderForces(); })
       .def("save_checkpoint",
            [](SimulationHandle& h, const std::string& path) {
-             writeFileAtomic(path, encodeCheckpoint(makeCheckpoint(h.live())));
+             writeFileAtomic(path, encodeCheckpoint(makeCheckpoint(*h.live())));
            })
       .def("load_checkpoint",
            [](SimulationHandle& h, const std::string& path) {
-             restoreCheckpoint(*h.sim, path);
+             restoreCheckpoint(*h.any(), path);
              h.blowUp.clear();  // a restored state is a fresh start
            })
       .def("collider_pose",
@@ -259,13 +273,13 @@ void bindSimulation(py::module_& m) {
       .def("move_collider",
            [](SimulationHandle& h, std::size_t i, const std::vector<double>& center,
               const std::vector<double>& velocity) {
-             h.live().moveCollider(i, toVec3(center, "center"), toVec3(velocity, "velocity"));
+             h.live()->moveCollider(i, toVec3(center, "center"), toVec3(velocity, "velocity"));
            })
       .def("set_nozzle_active",
-           [](SimulationHandle& h, std::size_t i, bool active) { h.live().setNozzleActive(i, active); })
+           [](SimulationHandle& h, std::size_t i, bool active) { h.live()->setNozzleActive(i, active); })
       .def("surface_mesh", [](SimulationHandle& h, const std::string& group) {
         TriangleMesh mesh;
-        h.live().buildSurface(mesh, nullptr, nullptr, group);
+        h.live()->buildSurface(mesh, nullptr, nullptr, group);
         py::array_t<std::uint32_t> triangles({py::ssize_t(mesh.triangles.size()), py::ssize_t(3)});
         std::copy_n(reinterpret_cast<const std::uint32_t*>(mesh.triangles.data()), 3 * mesh.triangles.size(),
                     triangles.mutable_data());
@@ -282,7 +296,7 @@ void bindPictures(py::module_& m) {
         return std::make_unique<PictureMaker>(h.sim->scene(), width, height, mode);
       }))
       .def("draw", [](PictureMaker& maker, SimulationHandle& h) {
-        Picture p = maker.draw(h.live());
+        Picture p = maker.draw(*h.live());
         py::array_t<std::uint8_t> out({py::ssize_t(p.height), py::ssize_t(p.width), py::ssize_t(4)});
         std::copy(p.rgba.begin(), p.rgba.end(), out.mutable_data());
         return out;

@@ -50,7 +50,7 @@ struct DLPackContext {
 
 void deleteDLPack(DLManagedTensor* self) {
   auto* context = static_cast<DLPackContext*>(self->manager_ctx);
-  {
+  if (Py_IsInitialized()) {      // a tensor released after the interpreter's end has nothing left to release
     py::gil_scoped_acquire gil;  // consumers may release a tensor on any thread
     Py_XDECREF(context->owner);
   }
@@ -81,7 +81,10 @@ py::object hostArray(const ParticleArray& a, py::object owner) {
     shape.push_back(a.components);
     strides.push_back(4);
   }
-  return py::array(type, shape, strides, a.data, owner);
+  py::array out(type, shape, strides, a.data, owner);
+  // ids are the engine's bookkeeping: read them, match rows through them, never write them
+  if (a.name == "id") out.attr("setflags")(py::arg("write") = false);
+  return out;
 }
 
 void CudaArray::checkCurrent() const {
@@ -126,7 +129,7 @@ Once emitters have changed the particle count, using it raises RuntimeError: tak
             py::dict d;
             d["shape"] = shapeOf(a.array);
             d["typestr"] = typeString(a.array.type);
-            d["data"] = py::make_tuple(reinterpret_cast<std::uintptr_t>(a.array.data), false);
+            d["data"] = py::make_tuple(reinterpret_cast<std::uintptr_t>(a.array.data), a.array.name == "id");
             d["strides"] = py::none();
             d["version"] = 3;
             d["stream"] = 1;  // the legacy default stream, where the engine queues its work
@@ -134,8 +137,19 @@ Once emitters have changed the particle count, using it raises RuntimeError: tak
           })
       .def(
           "__dlpack__",
-          [](const CudaArray& a, py::object stream, py::kwargs) {
+          [](const CudaArray& a, py::object stream, py::kwargs kwargs) {
             a.checkCurrent();
+            // the array API's keywords: a copy or another device is not what this array gives
+            if (kwargs.contains("copy") && !kwargs["copy"].is_none() && kwargs["copy"].cast<bool>())
+              throw py::buffer_error(
+                  "eddy.CudaArray.__dlpack__: copy=True; the array is handed out in place "
+                  "(use .numpy() for a copy)");
+            if (kwargs.contains("dl_device") && !kwargs["dl_device"].is_none()) {
+              auto device = kwargs["dl_device"].cast<py::tuple>();
+              if (device[0].cast<int>() != kDLCUDA || device[1].cast<int>() != engineCudaDevice())
+                throw py::buffer_error("eddy.CudaArray.__dlpack__: the array lives on cuda:" +
+                                       std::to_string(engineCudaDevice()) + " and moves nowhere else");
+            }
             if (!stream.is_none()) {
               auto s = stream.cast<std::int64_t>();
               if (s > 0) orderStreamAfterEngine(std::uintptr_t(s));  // -1: the consumer asks for no order

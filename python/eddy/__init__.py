@@ -11,7 +11,9 @@ The API is described in docs/python.md; every name below is documented there.
 import gc as _gc
 import json as _json
 import math as _math
+import operator as _operator
 import os as _os
+import warnings as _warnings
 import weakref as _weakref
 
 from . import _eddy
@@ -24,10 +26,33 @@ __all__ = [
     "CudaArray",
     "Scene",
     "Simulation",
+    "StaleArrayWarning",
     "cuda_available",
     "cuda_device_name",
     "solver_names",
 ]
+
+
+class StaleArrayWarning(RuntimeWarning):
+    """Particle arrays taken earlier no longer show all of the simulation's particles: the count changed
+    (nozzles, add_particles) or the storage grew (load_checkpoint). Take them again."""
+
+
+def _json_value(value):
+    """numpy scalars and arrays in overrides and dict scenes, as JSON takes them."""
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    raise TypeError("%s is not JSON" % type(value).__name__)
+
+
+def _whole(value, what):
+    """A whole number (numpy's too), or ValueError naming `what`."""
+    if isinstance(value, bool):
+        raise ValueError("%s: a whole number, not %r" % (what, value))
+    try:
+        return _operator.index(value)
+    except TypeError:
+        raise ValueError("%s: a whole number, not %r" % (what, value)) from None
 
 
 def cuda_available():
@@ -57,7 +82,7 @@ def _override_texts(overrides):
         if not isinstance(key, str) or not key:
             raise ValueError("set: keys are key paths such as 'pbf.iterations', not %r" % (key,))
         try:
-            text = _json.dumps(value, allow_nan=False)
+            text = _json.dumps(value, allow_nan=False, default=_json_value)
         except (TypeError, ValueError) as e:
             raise ValueError("set: %s: the value %r is not JSON (%s)" % (key, value, e)) from None
         texts.append(key + "=" + text)
@@ -93,7 +118,7 @@ class Scene:
         if not isinstance(scene, dict):
             raise ValueError("from_dict: a dict, not " + type(scene).__name__)
         try:
-            text = _json.dumps(scene, allow_nan=False)
+            text = _json.dumps(scene, allow_nan=False, default=_json_value)
         except (TypeError, ValueError) as e:
             raise ValueError("%s: the scene is not JSON: %s" % (source, e)) from None
         return cls(_eddy._scene_from_json(text, source, _override_texts(set)))
@@ -155,10 +180,11 @@ class _ArrayOwner:
     """What a particle array holds on to (a numpy array's base, a CudaArray's or DLPack tensor's owner): the
     simulation whose memory it shows, kept alive as long as the array is."""
 
-    __slots__ = ("simulation", "__weakref__")
+    __slots__ = ("simulation", "layout", "__weakref__")
 
-    def __init__(self, simulation):
+    def __init__(self, simulation, layout):
         self.simulation = simulation
+        self.layout = layout  # (address, rows) of the storage when the array was taken
 
 
 class Simulation:
@@ -177,6 +203,8 @@ class Simulation:
     """
 
     def __init__(self, scene=None, backend="auto", set=None):
+        if not isinstance(backend, str):
+            raise ValueError("backend: 'auto', 'cpu' or 'cuda', not %r" % (backend,))
         self._scene = _scene_of(scene, set)
         self._sim = _eddy._Simulation(self._scene._desc, backend)
         self._owners = _weakref.WeakSet()  # the arrays handed out that are still alive
@@ -190,18 +218,21 @@ class Simulation:
 
     def step(self, frames=1):
         """Advances `frames` whole frames (1/fps seconds each, in substeps)."""
-        if isinstance(frames, bool) or not isinstance(frames, int):
-            raise ValueError("frames: a whole number >= 0, not %r" % (frames,))
-        self._sim.step(frames)
+        frames = _whole(frames, "frames")
+        if frames < 0 or frames > 2**62:
+            raise ValueError("frames: a whole number >= 0, not %d" % frames)
+        try:
+            self._sim.step(frames)
+        finally:
+            self._warn_stale("step")
 
     def advance(self, seconds):
         """Advances `seconds` of simulated time: a whole number of frames, or ValueError naming the fps."""
         frames = float(seconds) * self.scene.fps
-        whole = round(frames)
-        if not _math.isfinite(frames) or whole < 0 or abs(frames - whole) > 1e-6 * max(1.0, abs(frames)):
-            raise ValueError("advance(%r): the simulation moves in frames of 1/%g s; give a multiple of that"
-                             % (seconds, self.scene.fps))
-        self._sim.step(int(whole))
+        if not _math.isfinite(frames) or frames < 0 or abs(frames - round(frames)) > 1e-6 * max(1.0, frames):
+            raise ValueError("advance(%r): the simulation moves in frames of 1/%g s; give a multiple of that, "
+                             ">= 0" % (seconds, self.scene.fps))
+        self.step(int(round(frames)))
 
     def advance_substep(self, dt):
         """Advances exactly one substep of `dt` seconds (keep dt <= stable_substep())."""
@@ -237,6 +268,11 @@ class Simulation:
         return self._sim.backend
 
     @property
+    def blown_up(self):
+        """True once a step has raised eddy.BlowUp: stepping is refused, reading the state is not."""
+        return self._sim.blown_up
+
+    @property
     def warnings(self):
         """Conditions met during the run a user should know of, one line each."""
         return list(self._sim.warnings)
@@ -256,9 +292,26 @@ class Simulation:
     def array(self, name):
         """The particle array `name`, where the engine keeps it (no copy): numpy on the CPU backend,
         eddy.CudaArray on the CUDA backend. Shape (particles,) or (particles, components)."""
-        owner = _ArrayOwner(self)
+        if not isinstance(name, str):
+            raise ValueError("array: a name such as 'position', not %r" % (name,))
+        owner = _ArrayOwner(self, self._sim.layout())
         self._owners.add(owner)
         return self._sim.array(name, owner)
+
+    def _warn_stale(self, after):
+        """StaleArrayWarning where arrays still alive were taken before the storage moved or grew."""
+        if not len(self._owners):
+            return
+        now = self._sim.layout()
+        stale = sum(1 for owner in list(self._owners) if owner.layout != now)
+        if stale:
+            _warnings.warn("%s: %d particle array(s) taken earlier show %s; take them again (the simulation "
+                           "has %d particles now)" % (after, stale, "the particles as they were"
+                                                      if any(o.layout[0] != now[0] for o in self._owners)
+                                                      else "only some of the particles", now[1]),
+                           StaleArrayWarning, stacklevel=3)
+            for owner in list(self._owners):
+                owner.layout = now  # warned once
 
     def arrays(self):
         """Every particle array, by name."""
@@ -307,8 +360,12 @@ class Simulation:
                     "add_particles: %d particles do not fit the %d the storage holds (%d now), and growing it "
                     "would move the particle arrays, %d of which are still in use; drop them (del) and take "
                     "them again after adding" % (count, self.particle_capacity, self.particle_count, alive))
+        emitter = _whole(emitter, "emitter")
+        if emitter < 0:
+            raise ValueError("add_particles: emitter %d: the scene's emitters count from 0" % emitter)
         self._sim.add_particles(positions, None if velocities is None else np.asarray(velocities, np.float32),
-                                int(emitter))
+                                emitter)
+        self._warn_stale("add_particles")
 
     def to_host(self):
         """Copies of what the output files hold, as numpy arrays: position, velocity, density (fresh at the
@@ -320,7 +377,13 @@ class Simulation:
         "vtk", by default from the file's extension (.vtu: vtk)."""
         path = _os.fspath(path)
         if format is None:
-            format = "vtk" if path.endswith(".vtu") else "ply"
+            if path.endswith(".vtu"):
+                format = "vtk"
+            elif path.endswith(".ply"):
+                format = "ply"
+            else:
+                raise ValueError("write_particles: '%s': name a .ply or .vtu file, or give format='ply' or 'vtk'"
+                                 % path)
         self._sim.write_particles(path, format)
 
     # -------------------------------------------------------------- measurements
@@ -370,15 +433,24 @@ class Simulation:
     def collider_pose(self, index):
         """Collider `index` (scene order) now: center, orientation (w, x, y, z), linear_velocity,
         angular_velocity."""
+        index = _whole(index, "collider_pose: index")
+        if index < 0:
+            raise ValueError("collider_pose: index %d: colliders count from 0" % index)
         return self._sim.collider_pose(index)
 
     def move_collider(self, index, center, velocity=(0.0, 0.0, 0.0)):
         """Puts collider `index` (one without keyframes) at `center` now, moving on at `velocity` m/s;
         the water sees that velocity at its walls."""
+        index = _whole(index, "move_collider: index")
+        if index < 0:
+            raise ValueError("move_collider: index %d: colliders count from 0" % index)
         self._sim.move_collider(index, [float(x) for x in center], [float(x) for x in velocity])
 
     def set_nozzle_active(self, index, active):
         """Pauses or resumes nozzle emitter `index` (counted among the nozzles alone)."""
+        index = _whole(index, "set_nozzle_active: index")
+        if index < 0:
+            raise ValueError("set_nozzle_active: index %d: nozzles count from 0" % index)
         self._sim.set_nozzle_active(index, bool(active))
 
     # -------------------------------------------------------------- checkpoints
@@ -391,6 +463,7 @@ class Simulation:
         """Continues from the checkpoint at `path`, which must be of this scene (time.frames aside);
         ValueError otherwise, and the simulation is left as it was."""
         self._sim.load_checkpoint(_os.fspath(path))
+        self._warn_stale("load_checkpoint")
 
     def __repr__(self):
         return "<eddy.Simulation '%s' %s on %s: frame %d, %d particles>" % (

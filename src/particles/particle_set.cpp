@@ -43,6 +43,10 @@ void ParticleSet::relayout(Index capacity, std::size_t persistentWords, std::siz
   }
   arenas_[0].swap(fresh[0]);
   arenas_[1].swap(fresh[1]);
+  if (keepReplaced_) {
+    replaced_.push_back(std::move(fresh[0]));
+    replaced_.push_back(std::move(fresh[1]));
+  }
   persistentArena_ = 0;
   persistentWords_ = persistentWords;
   scratchWords_ = scratchWords;

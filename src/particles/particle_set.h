@@ -73,6 +73,9 @@ class ParticleSet {
   // swaps the arenas' roles), the scratch attributes keeping their contents too: for callers that hand
   // out the attributes' addresses between steps. Nothing to do after an even number of reorders.
   void settle();
+  // From now on storage that a growth replaces is kept, not freed, until the set is destroyed: addresses
+  // handed out earlier stay readable (they show the particles as they were), never freed memory.
+  void keepReplacedStorage() { keepReplaced_ = true; }
 
   // the id the next appended particle gets
   std::uint32_t nextId() const { return nextId_; }
@@ -116,6 +119,8 @@ class ParticleSet {
   Index capacity_ = 0;
   Index arrayLength_ = 0;  // elements of each attribute's array: the capacity rounded up to 32
   std::uint32_t nextId_ = 0;
+  bool keepReplaced_ = false;
+  std::vector<Buffer<Real>> replaced_;  // keepReplacedStorage: the arenas growths replaced
 };
 
 }  // namespace eddy::EDDY_NS

@@ -162,6 +162,8 @@ void FluidSimulation::stopOnBlowUp(BlowUpKind kind, double neededDt, double allo
     f.known = true;
     f.index = std::size_t(index);
   }
+  // arrays handed out show the state that blew up, for a look at it
+  keepArraysInPlace();
   // the particles as they are: no density pass over a state that has blown up
   HostParticles p;
   StepContext ctx = context();
@@ -203,6 +205,7 @@ void FluidSimulation::copyPositions(Vec3* out) {
 std::vector<ParticleArray> FluidSimulation::particleArrays() {
   arraysHandedOut_ = true;
   particles_.settle();
+  particles_.keepReplacedStorage();
   std::vector<ParticleArray> out;
   for (const ParticleSet::Info& a : particles_.attributes())
     if (a.persistent)
@@ -282,7 +285,9 @@ void FluidSimulation::addParticles(const std::vector<Vec3>& position, const std:
   if (std::int64_t(particles_.size()) + std::int64_t(position.size()) > std::int64_t(kMostParticles))
     throw InputError("addParticles: more than " + std::to_string(kMostParticles) + " particles in all");
   Index first = particles_.size();
-  particles_.append(position, velocity);  // grows the storage where it must (between frames)
+  // room for these and for what the nozzles may still release: they never grow the storage in a substep
+  particles_.reserve(Index(first + std::int64_t(position.size()) + nozzles_.remaining()));
+  particles_.append(position, velocity);
   StepContext ctx = context();
   solver_->initializeParticles(ctx, first, particles_.size() - first, int(emitter));
   measurements_->reserve(particles_.capacity());
@@ -337,17 +342,20 @@ void FluidSimulation::restoreState(const SimulationState& s) {
   solver_->restoreState(ctx, s.solver);  // checks its bytes before it changes anything
 
   particles_.restore(Index(s.particles), s.nextId);
-  measurements_->reserve(particles_.capacity());
   for (const AttributeState* a : saved) particles_.upload(a->name, a->bytes);
   gridOrder_ = false;
   queriesSettled_ = false;
   nozzles_.restore(s.nozzles);
+  // a state with added particles (addParticles) keeps the nozzles' room beside them
+  particles_.reserve(Index(particles_.size() + nozzles_.remaining()));
+  measurements_->reserve(particles_.capacity());
   frame_ = s.frame;
   time_ = s.time;
   substeps_ = s.substeps;
   substepsAtFrameStart_ = s.substeps;
   heldInAtFrameStart_ = solver_->heldInCount();
   measurements_->startAt(time_);
+  keepArraysInPlace();
 }
 
 std::size_t FluidSimulation::deviceMemoryBytes() const {

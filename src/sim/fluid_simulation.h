@@ -52,7 +52,7 @@ class FluidSimulation final : public Simulation {
   ColliderPose colliderPose(std::size_t collider) const override;
   void addParticles(const std::vector<Vec3>& position, const std::vector<Vec3>& velocity,
                     std::size_t emitter = 0) override;
-  std::int64_t particleCapacity() const override { return particles_.capacity(); }
+  std::int64_t particleCapacity() const override { return particles_.capacity() - nozzles_.remaining(); }
   void setNozzleActive(std::size_t nozzle, bool active) override { nozzles_.setActive(nozzle, active); }
   void buildSurface(TriangleMesh& out, SurfaceStats* stats = nullptr,
                     const SurfaceSettings* settings = nullptr, const std::string& group = {}) override {

@@ -26,6 +26,8 @@ class NozzleEmission {
   Real fastestJet(double t0, double t1) const;
 
   std::vector<NozzleState> states() const;
+  // particles the nozzles may still release, each up to its max_particles (the room they keep reserved)
+  std::int64_t remaining() const;
   // throws InputError where the states cannot come from these nozzles; changes nothing
   void checkStates(const std::vector<NozzleState>& states) const;
   void restore(const std::vector<NozzleState>& states);

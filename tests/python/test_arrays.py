@@ -89,14 +89,6 @@ def test_the_solvers_own_arrays_are_there():
         mpm.array("pressure")
 
 
-def test_an_array_keeps_its_simulation_alive(coarse_scene):
-    positions = eddy.Simulation(coarse_scene, backend="cpu").positions
-    import gc
-    gc.collect()
-    assert np.isfinite(positions).all() and positions.shape[1] == 3
-    assert positions.base is not None
-
-
 @pytest.mark.gpu
 def test_cuda_arrays_are_read_by_torch_without_a_copy(coarse_scene):
     torch = pytest.importorskip("torch")
@@ -202,3 +194,101 @@ def test_added_mpm_particles_take_their_emitters_material():
     material = sim.array("mpm_material")
     assert material.shape == (n + 1,)
     assert material[sim.ids == n][0] == 1
+
+
+def test_nozzles_keep_their_room_after_particles_are_added():
+    # a jet that fills its budget while particles added from Python sit in the tank: the storage grows
+    # only at add_particles, never inside a step, and every query reads whole buffers
+    scene = eddy.Scene.load(SCENES / "jet_tank.json", set={"fluid.spacing": 0.03, "emitters.0.max_particles": 500,
+                                                          "solver": "wcsph"})
+    sim = eddy.Simulation(scene, backend="cpu")
+    room = sim.particle_capacity
+    assert room == sim.particle_count  # the nozzle's 500 are kept apart
+    block = 0.03 * np.stack(np.meshgrid(np.arange(5), np.arange(5), np.arange(4)), -1).reshape(-1, 3)
+    sim.add_particles(block + np.array([0.1, 0.02, -0.1]))
+    for _ in range(40):
+        sim.step()
+        sim.stats()
+        sim.to_host()
+        sim.forces()
+    assert sim.particle_count == 100 + 500
+    assert sim.particle_capacity >= 100
+
+
+def test_stale_arrays_are_warned_of_and_never_freed(tmp_path, coarse_scene):
+    a = eddy.Simulation(coarse_scene, backend="cpu")
+    a.add_particles([[1.0, 0.4, 0.2], [1.04, 0.4, 0.2]])
+    a.step()
+    a.save_checkpoint(tmp_path / "grown.eddy")
+    b = eddy.Simulation(coarse_scene, backend="cpu")
+    before = b.positions
+    copy = before.copy()
+    with pytest.warns(eddy.StaleArrayWarning, match="load_checkpoint: 1 particle array"):
+        b.load_checkpoint(tmp_path / "grown.eddy")
+    # the old array shows the particles as they were, in memory the simulation still holds
+    assert np.array_equal(before, copy)
+    before[:] = 7  # harmless: it is not the simulation's storage any more
+    assert b.particle_count == a.particle_count
+    assert np.array_equal(b.to_host()["position"], a.to_host()["position"])
+
+
+def test_views_after_a_blow_up_show_the_restored_state(tmp_path, coarse_scene):
+    sim = eddy.Simulation(coarse_scene, backend="cpu")
+    sim.step()
+    positions = sim.positions
+    sim.save_checkpoint(tmp_path / "one.eddy")
+    saved = positions.copy()
+    positions[3] = np.nan
+    with pytest.raises(eddy.BlowUp):
+        sim.step()
+    assert sim.blown_up and np.isnan(sim.positions).any()  # reading the state that blew up is allowed
+    assert sim.stats()["particles"] == sim.particle_count
+    sim.load_checkpoint(tmp_path / "one.eddy")
+    assert not sim.blown_up
+    assert np.array_equal(positions, saved)  # the same array, the restored state in it
+
+
+def test_ids_are_read_only(sim):
+    with pytest.raises(ValueError, match="read-only"):
+        sim.ids[0] = 5
+
+
+def test_an_array_keeps_its_simulation_alive_and_the_simulation_dies_with_its_last_array(coarse_scene):
+    import gc
+    import weakref
+    sim = eddy.Simulation(coarse_scene, backend="cpu")
+    alive = weakref.ref(sim)
+    positions = sim.positions
+    del sim
+    gc.collect()
+    assert alive() is not None and np.isfinite(positions).all()
+    del positions
+    gc.collect()
+    assert alive() is None
+
+
+def test_another_thread_is_refused_while_a_step_runs():
+    import threading
+    import time
+    sim = eddy.Simulation(set={"fluid.spacing": 0.03}, backend="cpu")
+    stepping = threading.Thread(target=sim.step, args=(12,))
+    stepping.start()
+    time.sleep(0.2)
+    assert stepping.is_alive()
+    with pytest.raises(RuntimeError, match="busy with a call from another thread"):
+        sim.add_particles([[1.0, 0.4, 0.2]])
+    with pytest.raises(RuntimeError, match="busy"):
+        sim.step()
+    stepping.join()
+    assert sim.frame == 12
+
+
+def test_ctrl_c_stops_a_long_step_between_frames():
+    import os
+    import signal
+    import threading
+    sim = eddy.Simulation(set={"fluid.spacing": 0.03}, backend="cpu")
+    threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
+    with pytest.raises(KeyboardInterrupt):
+        sim.step(400)
+    assert 0 < sim.frame < 400
