@@ -99,10 +99,19 @@ std::vector<std::string> surfaceFiles(const std::string& dir) {
 int removeFilesExcept(const std::string& dir, const std::vector<std::string>& files,
                       const std::set<std::string>& keep) {
   int removed = 0;
+  std::set<fs::path> folders;  // the subfolders files went from (checkpoints/, render/)
   for (const std::string& f : files) {
     if (keep.count(f)) continue;
     std::error_code ec;
-    if (fs::remove(fs::path(dir) / f, ec)) ++removed;
+    if (fs::remove(fs::path(dir) / f, ec)) {
+      ++removed;
+      if (fs::path(f).has_parent_path()) folders.insert(fs::path(dir) / fs::path(f).parent_path());
+    }
+  }
+  // a folder the earlier run made and this one does not use goes too; one that holds anything else stays
+  for (const fs::path& folder : folders) {
+    std::error_code ec;
+    if (fs::is_empty(folder, ec)) fs::remove(folder, ec);
   }
   return removed;
 }

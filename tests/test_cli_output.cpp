@@ -119,6 +119,7 @@ TEST_F(CliOutput, NewRunReplacesAnEarlierRunsFiles) {
       "notes.txt",           "particles_000000.ply", "particles_000001.ply", "particles_000002.ply",
       "particles_final.ply", "profile.json",         "scene.json",           "stats.jsonl"};
   EXPECT_EQ(names(out), expected);
+  EXPECT_FALSE(fs::exists(out / "checkpoints"));  // the earlier run's folder, emptied, goes too
   EXPECT_EQ(readText(out / "notes.txt"), "mine");
   // `eddy surface` over the folder sees this run's three frames only
   const CliResult s = run("surface out --out surf --spacing 0.05 --backend cpu");
