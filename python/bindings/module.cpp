@@ -198,7 +198,7 @@ void bindSimulation(py::module_& m) {
       .def("array", [](std::shared_ptr<SimulationHandle> h, const std::string& name,
                        py::object owner) { return arrayObject(findArray(*h->any(), name), owner, h); })
       .def("layout",
-           [](SimulationHandle& h) {
+           [](SimulationHandle& h) -> py::tuple {
              // where the arrays are now and how many rows they have (all of them move and grow together)
              for (const ParticleArray& a : h.any()->particleArrays())
                if (a.name == "position")
