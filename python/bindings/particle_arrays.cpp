@@ -88,13 +88,16 @@ py::object hostArray(const ParticleArray& a, py::object owner) {
 }
 
 void CudaArray::checkCurrent() const {
-  std::int64_t now = simulation->sim->particleCount();
+  // through the simulation's lock: a consumer on another thread meets "busy" during a step instead of
+  // reading (or, through particleArrays, moving) the storage under it
+  SimulationHandle::Use use = simulation->any();
+  std::int64_t now = use->particleCount();
   if (now != array.count)
     throw std::runtime_error("the CUDA array '" + array.name + "' was taken with " +
                              std::to_string(array.count) + " particles and the simulation has " +
                              std::to_string(now) + " now; take it again (sim.array('" + array.name + "'))");
   // growth moves the storage (addParticles): the address is checked as well
-  for (const ParticleArray& a : simulation->sim->particleArrays())
+  for (const ParticleArray& a : use->particleArrays())
     if (a.name == array.name && a.data != array.data)
       throw std::runtime_error("the CUDA array '" + array.name +
                                "' was taken before the particle storage grew; take it again (sim.array('" +

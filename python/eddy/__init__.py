@@ -223,8 +223,10 @@ class Simulation:
             raise ValueError("frames: a whole number >= 0, not %d" % frames)
         try:
             self._sim.step(frames)
-        finally:
-            self._warn_stale("step")
+        except (BlowUp, KeyboardInterrupt):
+            self._warn_stale("step")  # frames done before these still changed the count
+            raise
+        self._warn_stale("step")
 
     def advance(self, seconds):
         """Advances `seconds` of simulated time: a whole number of frames, or ValueError naming the fps."""
@@ -237,6 +239,7 @@ class Simulation:
     def advance_substep(self, dt):
         """Advances exactly one substep of `dt` seconds (keep dt <= stable_substep())."""
         self._sim.advance_substep(float(dt))
+        self._warn_stale("advance_substep")
 
     def stable_substep(self):
         """The longest substep the solver's stability allows now, in s (inf for a solver without a limit)."""
@@ -299,18 +302,17 @@ class Simulation:
         return self._sim.array(name, owner)
 
     def _warn_stale(self, after):
-        """StaleArrayWarning where arrays still alive were taken before the storage moved or grew."""
+        """StaleArrayWarning where arrays still alive were taken before the particle count changed or the
+        storage moved (one text per call, so Python's filter shows it once per place)."""
         if not len(self._owners):
             return
         now = self._sim.layout()
-        stale = sum(1 for owner in list(self._owners) if owner.layout != now)
+        stale = [owner for owner in list(self._owners) if owner.layout != now]
         if stale:
-            _warnings.warn("%s: %d particle array(s) taken earlier show %s; take them again (the simulation "
-                           "has %d particles now)" % (after, stale, "the particles as they were"
-                                                      if any(o.layout[0] != now[0] for o in self._owners)
-                                                      else "only some of the particles", now[1]),
+            _warnings.warn("%s: particle arrays taken before it no longer show all of the simulation's "
+                           "particles (the count changed or the storage moved); take them again" % after,
                            StaleArrayWarning, stacklevel=3)
-            for owner in list(self._owners):
+            for owner in stale:
                 owner.layout = now  # warned once
 
     def arrays(self):
@@ -340,7 +342,8 @@ class Simulation:
 
     @property
     def particle_capacity(self):
-        """Particles the storage holds before it must grow (the scene's emitters' budget, or more)."""
+        """The particles (those there and those added) the storage holds before add_particles must grow it:
+        its size less the room the nozzles keep for what they may still release."""
         return self._sim.particle_capacity
 
     def add_particles(self, positions, velocities=None, emitter=0):

@@ -341,13 +341,13 @@ void FluidSimulation::restoreState(const SimulationState& s) {
   StepContext ctx = context();
   solver_->restoreState(ctx, s.solver);  // checks its bytes before it changes anything
 
+  // room for the state's particles and what its nozzles may still release, in one growth at most
+  particles_.reserve(Index(s.particles + nozzles_.remaining(s.nozzles)));
   particles_.restore(Index(s.particles), s.nextId);
   for (const AttributeState* a : saved) particles_.upload(a->name, a->bytes);
   gridOrder_ = false;
   queriesSettled_ = false;
   nozzles_.restore(s.nozzles);
-  // a state with added particles (addParticles) keeps the nozzles' room beside them
-  particles_.reserve(Index(particles_.size() + nozzles_.remaining()));
   measurements_->reserve(particles_.capacity());
   frame_ = s.frame;
   time_ = s.time;

@@ -64,6 +64,14 @@ std::int64_t NozzleEmission::remaining() const {
   return left;
 }
 
+std::int64_t NozzleEmission::remaining(const std::vector<NozzleState>& states) const {
+  std::int64_t left = 0;
+  for (std::size_t k = 0; k < nozzles_.size() && k < states.size(); ++k)
+    left +=
+        std::max<std::int64_t>(0, scene_.emitters[std::size_t(emitter_[k])].maxParticles - states[k].emitted);
+  return left;
+}
+
 void NozzleEmission::checkStates(const std::vector<NozzleState>& s) const {
   if (s.size() != nozzles_.size())
     throw InputError("the saved state does not fit the scene: " + std::to_string(s.size()) +

@@ -28,6 +28,8 @@ class NozzleEmission {
   std::vector<NozzleState> states() const;
   // particles the nozzles may still release, each up to its max_particles (the room they keep reserved)
   std::int64_t remaining() const;
+  // the same for nozzles in the given states (checkStates first)
+  std::int64_t remaining(const std::vector<NozzleState>& states) const;
   // throws InputError where the states cannot come from these nozzles; changes nothing
   void checkStates(const std::vector<NozzleState>& states) const;
   void restore(const std::vector<NozzleState>& states);

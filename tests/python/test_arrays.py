@@ -223,7 +223,7 @@ def test_stale_arrays_are_warned_of_and_never_freed(tmp_path, coarse_scene):
     b = eddy.Simulation(coarse_scene, backend="cpu")
     before = b.positions
     copy = before.copy()
-    with pytest.warns(eddy.StaleArrayWarning, match="load_checkpoint: 1 particle array"):
+    with pytest.warns(eddy.StaleArrayWarning, match="load_checkpoint: particle arrays taken before it"):
         b.load_checkpoint(tmp_path / "grown.eddy")
     # the old array shows the particles as they were, in memory the simulation still holds
     assert np.array_equal(before, copy)
@@ -293,3 +293,18 @@ def test_ctrl_c_stops_a_long_step_between_frames():
     with pytest.raises(KeyboardInterrupt):
         sim.step(400)
     assert 0 < sim.frame < 400
+
+
+def test_arrays_taken_again_every_frame_are_warned_of_once_per_place():
+    import warnings
+    scene = eddy.Scene.load(SCENES / "jet_tank.json", set={"fluid.spacing": 0.03})
+    sim = eddy.Simulation(scene, backend="cpu")
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("default")
+        positions = sim.positions
+        for _ in range(12):
+            sim.step()  # the jet adds particles: the array taken last frame is stale
+            positions = sim.positions
+    stale = [w for w in seen if issubclass(w.category, eddy.StaleArrayWarning)]
+    assert sim.particle_count > 0 and positions.shape[0] == sim.particle_count
+    assert len(stale) == 1 and "step: particle arrays taken before it" in str(stale[0].message)
