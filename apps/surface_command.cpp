@@ -1,12 +1,16 @@
 // `eddy surface`: every frame's particles (PLY or VTK XML; read and checked first, so bad input writes
 // nothing) become a surface by the chosen method, written atomically as surface_NNNNNN.ply (or .obj, .vdb)
-// with the frame's number; a progress bar while it works and a table of where the time went at the end.
+// with the frame's number, or, for an MPM run whose scene gives several material types, one surface per
+// type (surface_water_NNNNNN.ply, ...) as the run itself writes them; a progress bar while it works and a
+// table of where the time went at the end.
 #include "surface_command.h"
 
 #include <eddy/backend.h>
 #include <eddy/error.h>
 #include <eddy/mesh.h>
 #include <eddy/output.h>
+#include <eddy/particle_files.h>
+#include <eddy/scene.h>
 #include <eddy/surface.h>
 #include <eddy/vdb.h>
 #include <unistd.h>
@@ -94,6 +98,10 @@ struct Resolved {
   double spacing = 0, cell = 2.0 / 3.0, radius = 2;
   std::string method = "zhu-bridson", format = "ply", from;
   int smooth = 0;
+  // the surface groups (surfaceGroupNames: empty for one surface of every particle) and each emitter's
+  // material type, which a particle's "material" (its emitter's index) selects
+  std::vector<std::string> groups, emitterTypes;
+  std::string scene;  // the run's scene.json read, if any
 };
 
 // the run's scene.json: in the input folder, or beside the one file given
@@ -144,6 +152,25 @@ Resolved resolveSettings(const SurfaceOptions& o) {
                          v->dump());
       r.smooth = v->get<int>();
     }
+    // the run's groups, by the rule the run used (only the keys it reads: solver, surface.groups and the
+    // emitters' material types)
+    SceneDesc groupsOf;
+    if (j.contains("solver") && j["solver"].is_string()) groupsOf.solver = j["solver"].get<std::string>();
+    text_("groups", groupsOf.surface.groups);
+    if (!o.groups.empty()) groupsOf.surface.groups = o.groups;
+    if (j.contains("emitters") && j["emitters"].is_array())
+      for (const nlohmann::json& e : j["emitters"]) {
+        EmitterDesc emitter;
+        if (e.is_object() && e.contains("material") && e["material"].is_object() &&
+            e["material"].contains("type") && e["material"]["type"].is_string())
+          emitter.material.type = e["material"]["type"].get<std::string>();
+        groupsOf.emitters.push_back(emitter);
+        r.emitterTypes.push_back(emitter.material.type);
+      }
+    if (groupsOf.surface.groups != "material" && groupsOf.surface.groups != "all")
+      throw InputError("surface: " + where + ": /surface/groups: unknown value '" + groupsOf.surface.groups +
+                       "' (allowed: material, all)");
+    r.groups = surfaceGroupNames(groupsOf);
     SurfaceMethod method;
     if (!parseSurfaceMethod(r.method, method))
       throw InputError("surface: " + where + ": /surface/method: unknown method '" + r.method +
@@ -151,7 +178,7 @@ Resolved resolveSettings(const SurfaceOptions& o) {
     if (r.format != "ply" && r.format != "obj")
       throw InputError("surface: " + where + ": /surface/format: unknown format '" + r.format +
                        "' (allowed: ply, obj)");
-    r.from = where;
+    r.from = r.scene = where;
   }
   if (o.spacing > 0) r.spacing = o.spacing, r.from = "--spacing";
   if (o.cell > 0) r.cell = o.cell;
@@ -165,6 +192,30 @@ Resolved resolveSettings(const SurfaceOptions& o) {
                                         : "'" + scenePath.string() + "' has no /fluid/spacing") +
                      " to read the particles' spacing from (give the run's fluid.spacing in m)");
   return r;
+}
+
+// A frame's particles: all of them in one part, or one part per surface group (r.groups), each of the
+// particles whose emitter (their "material") has that group's material type. Throws InputError naming
+// the file where the groups need a material the file does not give.
+std::vector<std::vector<Vec3>> readFrame(const std::string& path, const Resolved& r) {
+  if (r.groups.empty()) return {loadPointCloud(path)};
+  ParticleFrame frame = readParticleFrame(path);
+  if (frame.material.size() != frame.position.size())
+    throw InputError("surface: particle file '" + path +
+                     "' has no \"material\" for its particles, which the run's surface groups (" + r.scene +
+                     ": /surface/groups \"material\") need to tell them apart; give --groups all for one "
+                     "surface of every particle");
+  std::vector<std::vector<Vec3>> parts(r.groups.size());
+  for (std::size_t k = 0; k < frame.position.size(); ++k) {
+    const std::uint32_t emitter = frame.material[k];
+    if (emitter >= r.emitterTypes.size())
+      throw InputError("surface: particle file '" + path + "': a particle's material (emitter " +
+                       std::to_string(emitter) + ") is not an emitter of the run's scene (" + r.scene + ": " +
+                       std::to_string(r.emitterTypes.size()) + " emitters)");
+    const auto g = std::find(r.groups.begin(), r.groups.end(), r.emitterTypes[emitter]) - r.groups.begin();
+    parts[std::size_t(g)].push_back(frame.position[k]);
+  }
+  return parts;
 }
 
 // wall-clock milliseconds of each phase, summed over the frames
@@ -256,6 +307,12 @@ CLI::App* addSurfaceCommand(CLI::App& app, SurfaceOptions& o) {
          "side, for Houdini and Blender; needs a build with OpenVDB). Default: the scene.json's "
          "surface.format, else ply.")
       ->check(CLI::IsMember({"ply", "obj", "vdb"}));
+  sub->add_option(
+         "--groups", o.groups,
+         "material: for an MPM run whose scene.json gives several material types, one surface per "
+         "type (surface_water_NNNNNN.ply, surface_sand_NNNNNN.ply, ...), as the run writes them; all: "
+         "one surface of every particle. Default: the scene.json's surface.groups, else material.")
+      ->check(CLI::IsMember({"material", "all"}));
   sub->add_option("--backend", o.backend,
                   "Where the surfaces are built: auto (the GPU where there is one), cpu or cuda.")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
@@ -291,12 +348,17 @@ int surfaceCommand(const SurfaceOptions& o) {
   ProgressReporter checking(count, bar, bar ? stderr : nullptr);
   try {
     for (int i = 0; i < count; ++i) {
-      const std::vector<Vec3> points = loadPointCloud(frames[i].path);
+      const std::vector<std::vector<Vec3>> parts = readFrame(frames[i].path, r);
       // a frame whose particles span more than the surface grid can index fails here, not after the
       // frames before it were written
-      if (!points.empty()) {
-        Vec3 lo = points.front(), hi = points.front();
-        for (const Vec3& p : points) lo = cwiseMin(lo, p), hi = cwiseMax(hi, p);
+      Vec3 lo{}, hi{};
+      bool any = false;
+      for (const std::vector<Vec3>& points : parts)
+        for (const Vec3& p : points) {
+          lo = any ? cwiseMin(lo, p) : p, hi = any ? cwiseMax(hi, p) : p;
+          any = true;
+        }
+      if (any) {
         const std::string refusal = surfaceLatticeRefusal(lo, hi, s);
         if (!refusal.empty())
           throw InputError("surface: particle file '" + frames[i].path + "': its particles span from (" +
@@ -323,34 +385,48 @@ int surfaceCommand(const SurfaceOptions& o) {
         "eddy surface: %d frame(s), %s, spacing %.4g m (%s), cell %.4g m, kernel radius %.4g m, on %s\n",
         count, surfaceMethodName(s.method), r.spacing, r.from.c_str(), double(s.cell), double(s.kernelRadius),
         backend == Backend::Cuda ? "cuda" : "cpu");
+  if (!o.quiet && !r.groups.empty()) {
+    std::string list;
+    for (const std::string& g : r.groups) list += (list.empty() ? "" : ", ") + g;
+    std::printf("eddy surface: a surface per material type (%s: /surface/groups): %s\n", r.scene.c_str(),
+                list.c_str());
+  }
   // one line per frame for logs and scripts; on a terminal the bar says it
   const bool frameLines = !o.quiet && !isatty(fileno(stdout));
   ProgressReporter progress(count, bar, progressStream);
   std::size_t triangles = 0;
   for (int i = 0; i < count; ++i) {
     auto t0 = Clock::now();
-    const std::vector<Vec3> particles = loadPointCloud(frames[i].path);
+    const std::vector<std::vector<Vec3>> parts = readFrame(frames[i].path, r);
     t.read += msSince(t0);
 
-    t0 = Clock::now();
+    std::size_t particles = 0, frameTriangles = 0, frameVertices = 0;
     SurfaceStats stats;
-    TriangleMesh mesh = reconstructSurface(particles, s, backend, &stats);
-    const double built = stats.fieldMilliseconds + stats.meshMilliseconds + stats.smoothMilliseconds;
-    t.field += stats.fieldMilliseconds;
-    t.mesh += stats.meshMilliseconds;
-    t.smooth += stats.smoothMilliseconds;
-    // device times (CUDA events) can overlap the host's clock a little: never below zero
-    t.other += std::max(0.0, msSince(t0) - built);
+    std::string name;
+    for (std::size_t g = 0; g < parts.size(); ++g) {
+      t0 = Clock::now();
+      TriangleMesh mesh = reconstructSurface(parts[g], s, backend, &stats);
+      const double built = stats.fieldMilliseconds + stats.meshMilliseconds + stats.smoothMilliseconds;
+      t.field += stats.fieldMilliseconds;
+      t.mesh += stats.meshMilliseconds;
+      t.smooth += stats.smoothMilliseconds;
+      // device times (CUDA events) can overlap the host's clock a little: never below zero
+      t.other += std::max(0.0, msSince(t0) - built);
 
-    t0 = Clock::now();
-    const std::string name = "surface_" + frames[i].number + "." + r.format;
-    if (r.format == "vdb")  // the exact distance to the mesh, 3 cells each side
-      writeVdbLevelSet((fs::path(o.out) / name).string(), levelSetOfMesh(mesh, s.cell, Vec3{}, 3));
-    else
-      writeTriangleMesh((fs::path(o.out) / name).string(), mesh);
-    t.write += msSince(t0);
-    triangles += mesh.triangles.size();
-    written.insert(name);
+      t0 = Clock::now();
+      name = "surface_" + (r.groups.empty() ? std::string() : r.groups[g] + "_") + frames[i].number + "." +
+             r.format;
+      if (r.format == "vdb")  // the exact distance to the mesh, 3 cells each side
+        writeVdbLevelSet((fs::path(o.out) / name).string(), levelSetOfMesh(mesh, s.cell, Vec3{}, 3));
+      else
+        writeTriangleMesh((fs::path(o.out) / name).string(), mesh);
+      t.write += msSince(t0);
+      particles += parts[g].size();
+      frameTriangles += mesh.triangles.size();
+      frameVertices += mesh.vertices.size();
+      written.insert(name);
+    }
+    triangles += frameTriangles;
     if (i == 0) {
       const int replaced = removeFilesExcept(o.out, earlier, written);
       if (replaced > 0 && !o.quiet)
@@ -361,12 +437,12 @@ int surfaceCommand(const SurfaceOptions& o) {
       std::printf(
           "  [%d/%d] %s: %zu particles -> %zu vertices, %zu triangles (grid %d x %d x %d; field %.1f ms, "
           "mesh %.1f ms)\n",
-          i + 1, count, name.c_str(), particles.size(), mesh.vertices.size(), mesh.triangles.size(), stats.nx,
-          stats.ny, stats.nz, stats.fieldMilliseconds, stats.meshMilliseconds);
+          i + 1, count, name.c_str(), particles, frameVertices, frameTriangles, stats.nx, stats.ny, stats.nz,
+          stats.fieldMilliseconds, stats.meshMilliseconds);
       std::fflush(stdout);
     }
-    progress.update(i + 1, name + "  " + std::to_string(particles.size()) + " particles  " +
-                               std::to_string(mesh.triangles.size()) + " triangles");
+    progress.update(i + 1, name + "  " + std::to_string(particles) + " particles  " +
+                               std::to_string(frameTriangles) + " triangles");
   }
   progress.finish();
 

@@ -20,6 +20,7 @@ struct SurfaceOptions {
   std::string method;  // --method: zhu-bridson (default), yu-turk or sph-density
   int smooth = -1;     // --smooth: Taubin iterations (0)
   std::string format;  // --format: ply (default, binary), obj, or vdb (a level set)
+  std::string groups;  // --groups: material (an MPM run's surface per material type, the default) or all
   std::string backend = "auto";  // --backend
   bool quiet = false;            // --quiet: no progress, per-frame lines or timing table
 };

@@ -361,4 +361,41 @@ TEST_F(CliOutput, SurfaceReadsTheRunsScene) {
   EXPECT_FALSE(fs::exists(dir_ / "s"));
 }
 
+// An MPM run of several materials writes a surface per material type; `eddy surface` on its frames does the
+// same, from each particle's material and the run's scene.json, and gives the run's own meshes.
+TEST_F(CliOutput, SurfaceBuildsASurfacePerMaterialAsTheRunDoes) {
+  const std::string scene = quoted(std::string(EDDY_SOURCE_DIR) + "/scenes/mpm_elastic_ball_water.json");
+  ASSERT_EQ(run("run " + scene + " --frames 1 --surface --backend cpu --quiet --out run").code, 0);
+  const CliResult r = run("surface run --out surf --backend cpu");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("a surface per material type"), std::string::npos) << r.out;
+  for (const char* name : {"surface_water_000001.ply", "surface_elastic_000001.ply"}) {
+    ASSERT_TRUE(fs::exists(dir_ / "run" / name)) << name;
+    const eddy::TriangleMesh inRun = eddy::loadTriangleMesh((dir_ / "run" / name).string());
+    const eddy::TriangleMesh after = eddy::loadTriangleMesh((dir_ / "surf" / name).string());
+    EXPECT_GT(inRun.triangles.size(), 100u) << name;
+    EXPECT_EQ(after.vertices.size(), inRun.vertices.size()) << name;
+    EXPECT_EQ(after.triangles, inRun.triangles) << name;
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "surf" / "surface_000001.ply"));
+
+  // one surface of every particle where asked; it replaces the per-material ones in its folder
+  const CliResult all = run("surface run --out surf --backend cpu --groups all --quiet");
+  ASSERT_EQ(all.code, 0) << all.err;
+  EXPECT_TRUE(fs::exists(dir_ / "surf" / "surface_000001.ply"));
+  EXPECT_FALSE(fs::exists(dir_ / "surf" / "surface_water_000001.ply"));
+
+  // a frame without materials cannot be told apart: refused, naming the file, nothing written
+  fs::create_directories(dir_ / "plain");
+  fs::copy_file(dir_ / "run" / "scene.json", dir_ / "plain" / "scene.json");
+  std::ofstream(dir_ / "plain" / "particles_000001.ply")
+      << "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\n"
+         "end_header\n0.1 0.1 0.1\n";
+  const CliResult plain = run("surface plain --out s --backend cpu");
+  EXPECT_EQ(plain.code, 2);
+  EXPECT_NE(plain.err.find("particles_000001.ply' has no \"material\""), std::string::npos) << plain.err;
+  EXPECT_NE(plain.err.find("--groups all"), std::string::npos) << plain.err;
+  EXPECT_FALSE(fs::exists(dir_ / "s"));
+}
+
 }  // namespace

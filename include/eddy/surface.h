@@ -58,6 +58,12 @@ struct SurfaceStats {
 struct SceneDesc;
 SurfaceSettings surfaceSettingsFor(const SceneDesc& scene);
 
+// The groups whose particles get surfaces of their own: in an MPM scene whose surface section says
+// "groups": "material" and whose emitters use more than one material type, those types in the order of the
+// emitters that first use them (surfaces surface_<type>_NNNNNN, each of the particles of the emitters of
+// that type); otherwise none (one surface of every particle).
+std::vector<std::string> surfaceGroupNames(const SceneDesc& scene);
+
 // throws InputError naming the setting for a cell, radius, volume or iteration count it cannot use
 void checkSurfaceSettings(const SurfaceSettings& settings);
 

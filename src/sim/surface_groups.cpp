@@ -1,6 +1,7 @@
 #include "sim/surface_groups.h"
 
 #include <eddy/error.h>
+#include <eddy/surface.h>
 
 #include <algorithm>
 
@@ -9,15 +10,9 @@
 
 namespace eddy::EDDY_NS {
 
-SurfaceGroups::SurfaceGroups(const SceneDesc& scene) {
-  // only MPM keeps a material per particle; PBF and WCSPH particles are all water
-  if (scene.solver != "mpm" || scene.surface.groups != "material") return;
-  for (const EmitterDesc& e : scene.emitters) {
-    emitterType_.push_back(e.material.type);
-    if (std::find(names_.begin(), names_.end(), e.material.type) == names_.end())
-      names_.push_back(e.material.type);
-  }
-  if (names_.size() < 2) names_.clear();
+SurfaceGroups::SurfaceGroups(const SceneDesc& scene) : names_(surfaceGroupNames(scene)) {
+  if (names_.empty()) return;
+  for (const EmitterDesc& e : scene.emitters) emitterType_.push_back(e.material.type);
 }
 
 const Vec3* SurfaceGroups::positions(const ParticleSet& particles, const std::string& group,

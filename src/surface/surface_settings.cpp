@@ -3,10 +3,23 @@
 #include <eddy/scene.h>
 #include <eddy/surface.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 namespace eddy {
+
+std::vector<std::string> surfaceGroupNames(const SceneDesc& scene) {
+  // only MPM keeps a material per particle; PBF and WCSPH particles are all water
+  std::vector<std::string> names;
+  if (scene.solver != "mpm" || scene.surface.groups != "material") return names;
+  for (const EmitterDesc& e : scene.emitters)
+    if (std::find(names.begin(), names.end(), e.material.type) == names.end())
+      names.push_back(e.material.type);
+  if (names.size() < 2) names.clear();
+  return names;
+}
 
 bool parseSurfaceMethod(const std::string& name, SurfaceMethod& method) {
   if (name == "zhu-bridson")
