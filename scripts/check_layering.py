@@ -43,10 +43,7 @@ ENGINE = {name for name in FLOORS if name not in CLIENTS and name != "io"}
 PUBLIC_ONLY = {"python", "examples", "apps"}
 
 # (including file, included header): why it is still allowed.
-ALLOWED = {
-    ("src/render/scenery.cpp", "colliders/collider.h"): "a client reaching past include/eddy",
-    ("src/render/scenery.cpp", "colliders/mesh_shape.h"): "a client reaching past include/eddy",
-}
+ALLOWED = {}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)
 
