@@ -36,9 +36,10 @@ class ColliderShapes {
   ColliderShapes& operator=(const ColliderShapes&) = delete;
 
   std::size_t size() const;
+  // the collider's shape, in scene order; throws std::out_of_range for an index past size()
   const ColliderShape& shape(std::size_t collider) const;
   // where the collider is at the simulated time (s): its centre and orientation, as the simulation poses it
-  // (velocities left zero)
+  // (velocities left zero); throws std::out_of_range for an index past size()
   ColliderPose pose(std::size_t collider, double time) const;
 
  private:
