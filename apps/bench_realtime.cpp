@@ -15,8 +15,7 @@
 #include "render_command.h"
 #include "run_command.h"
 #ifdef EDDY_WITH_RENDER
-#include "render/gl_context.h"
-#include "render/live_picture.h"
+#include <eddy/picture.h>
 #endif
 
 namespace eddy::app {
@@ -32,18 +31,16 @@ class FramePicture {
     int width = 0, height = 0;
     parseSize(size, "bench: --render-size", width, height);
     scene.render.mode = mode;
-    picture_ = std::make_unique<render::LivePicture>(scene, width, height, "bench");
+    picture_ = std::make_unique<PictureMaker>(scene, width, height, "", "bench");
   }
-  std::string description() const { return gl_.renderer() + " (EGL " + gl_.platform() + ")"; }
+  std::string description() const { return picture_->device(); }
   void draw(Simulation& sim, const FrameStats& stats) {
-    picture_->draw(sim, stats);
-    drawMs_.push_back(picture_->target().waitMilliseconds());
+    drawMs_.push_back(picture_->drawAndWait(sim, stats));
   }
   const std::vector<double>& drawMilliseconds() const { return drawMs_; }
 
  private:
-  render::HeadlessGl gl_;  // first: every GL object needs the context
-  std::unique_ptr<render::LivePicture> picture_;
+  std::unique_ptr<PictureMaker> picture_;
   std::vector<double> drawMs_;
 };
 #else

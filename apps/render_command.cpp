@@ -7,6 +7,7 @@
 #include <eddy/mesh.h>
 #include <eddy/output.h>
 #include <eddy/particle_files.h>
+#include <eddy/picture.h>
 #include <eddy/scene_io.h>
 #include <eddy/surface.h>
 #include <fcntl.h>
@@ -21,18 +22,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
-
+#include <optional>
 #ifdef EDDY_WITH_RENDER
-#include "render/camera.h"
-#include "render/color_bar.h"
-#include "render/ellipsoid_buffer.h"
-#include "render/gl_context.h"
-#include "render/particle_renderer.h"
-#include "render/radiance_hdr.h"
-#include "render/scene_look.h"
-#include "render/scenery.h"
-#include "render/screen_space_fluid_renderer.h"
-#include "render/surface_renderer.h"
+#include <eddy/render.h>
 #endif
 
 namespace eddy::app {
@@ -150,8 +142,12 @@ class VideoWriter {
     std::error_code ec;
     fs::remove(temporary_, ec);
   }
-  void add(const render::Image& image) {
-    if (std::fwrite(image.rgb.data(), 1, image.rgb.size(), pipe_) != image.rgb.size())
+  void add(const Picture& picture) {
+    // raw RGB: the picture's alpha left out
+    rgb_.resize(std::size_t(picture.width) * picture.height * 3);
+    for (std::size_t i = 0, n = rgb_.size() / 3; i < n; ++i)
+      for (int c = 0; c < 3; ++c) rgb_[3 * i + c] = picture.rgba[4 * i + c];
+    if (std::fwrite(rgb_.data(), 1, rgb_.size(), pipe_) != rgb_.size())
       throw RuntimeFailure("render: --video: ffmpeg stopped taking frames");
   }
   void finish() {
@@ -164,6 +160,7 @@ class VideoWriter {
  private:
   std::string path_, temporary_;
   std::FILE* pipe_ = nullptr;
+  std::vector<std::uint8_t> rgb_;
 };
 
 bool ffmpegInstalled() { return std::system("command -v ffmpeg >/dev/null 2>&1") == 0; }
@@ -176,48 +173,6 @@ double radiusOfRun(const std::string& input) {
                      "' to take the particle size from; give --radius");
   return 0.5 * double(loadScene(scene.string(), {}).fluid.spacing);
 }
-
-#ifdef EDDY_WITH_RENDER
-// An MPM frame's particles of sand, snow and elastic material (by the "material" property and the scene's
-// emitters) become the scenery's solid particles; the water, and every particle of a frame without
-// materials, stay for the water renderer (their rows in `water`). With keepAll, every particle stays.
-void splitMaterials(const ParticleFrame& frame, const SceneDesc& scene, float radius,
-                    render::Scenery* scenery, bool keepAll, std::vector<std::size_t>& water) {
-  std::vector<Vec3> solids;
-  std::vector<float> colour;
-  for (std::size_t k = 0; k < frame.position.size(); ++k) {
-    const std::uint32_t m = frame.material.empty() ? ~0u : frame.material[k];
-    const int c = m < scene.emitters.size() && scenery && !keepAll
-                      ? render::Scenery::materialColour(scene.emitters[m].material.type)
-                      : -1;
-    if (c >= 0) {
-      solids.push_back(frame.position[k]);
-      colour.push_back(float(c));
-    } else {
-      water.push_back(k);
-    }
-  }
-  if (scenery) scenery->setSolidParticles(solids, colour, radius);
-}
-
-// the quantity `particles` mode colours by, for the given rows of a frame
-std::vector<float> valuesOf(const ParticleFrame& frame, const std::string& quantity,
-                            const std::vector<std::size_t>& rows) {
-  std::vector<float> values;
-  values.reserve(rows.size());
-  for (std::size_t k : rows) {
-    if (quantity == "speed")
-      values.push_back(frame.velocity.empty() ? 0.0f : float(length(frame.velocity[k])));
-    else if (quantity == "density")
-      values.push_back(frame.density[k]);
-    else if (quantity == "id")
-      values.push_back(float(frame.id[k]));
-    else
-      values.push_back(frame.material.empty() ? 0.0f : float(frame.material[k]));
-  }
-  return values;
-}
-#endif
 
 }  // namespace
 
@@ -339,14 +294,9 @@ int renderCommand(const RenderOptions& o) {
   if (o.fov > 0) look.fov = Real(o.fov);
   if (!o.environment.empty()) look.environment = o.environment;
   if (!o.colorBy.empty()) look.colorBy = o.colorBy;
-  render::Image environment;
-  if (!look.environment.empty()) {
-    try {
-      environment = render::readEnvironmentImage(look.environment);
-    } catch (const InputError& e) {
-      throw InputError(std::string("render: the environment image: ") + e.what());
-    }
-  }
+  SceneDesc drawn = scene;
+  drawn.render = look;
+  FrameRenderer renderer(drawn, !sceneFile.empty(), "render");  // reads the environment image
   const bool surfaces = look.mode == "surface";
   if (!o.video.empty() && fs::path(o.video).extension() != ".mp4")
     throw InputError("render: --video '" + o.video + "': the file must end in .mp4");
@@ -406,73 +356,25 @@ int renderCommand(const RenderOptions& o) {
   const double checkMs = since(t0);
   double readMs = 0;
 
-  render::HeadlessGl gl;
-  std::unique_ptr<render::ParticleRenderer> particleRenderer;
-  std::unique_ptr<render::SurfaceRenderer> surfaceRenderer;
-  std::unique_ptr<render::ScreenSpaceFluidRenderer> fluidRenderer;
-  const bool ssfr = look.mode == "ssfr";
-  if (surfaces) {
-    surfaceRenderer = std::make_unique<render::SurfaceRenderer>(width, height);
-    surfaceRenderer->setEnvironment(environment);
-  } else if (ssfr) {
-    fluidRenderer = std::make_unique<render::ScreenSpaceFluidRenderer>(width, height);
-    fluidRenderer->setEnvironment(environment);
-  } else
-    particleRenderer = std::make_unique<render::ParticleRenderer>(width, height);
-  // the floor and the colliders of the run's scene behind the water, and the MPM grains and solids (a mesh
-  // that cannot be read stops here, before anything is written)
-  std::unique_ptr<render::Scenery> scenery;
-  if (!sceneFile.empty()) {
-    scenery = std::make_unique<render::Scenery>(scene, look.scenery);
-    if (surfaceRenderer) surfaceRenderer->setScenery(scenery.get());
-    if (fluidRenderer) fluidRenderer->setScenery(scenery.get());
-    if (particleRenderer) particleRenderer->setScenery(scenery.get());
-  }
-  // the camera frames every frame: the corners of their common box
-  std::vector<Vec3> corners;
-  for (int c = 0; c < 8; ++c)
-    corners.push_back({c & 1 ? hi.x : lo.x, c & 2 ? hi.y : lo.y, c & 4 ? hi.z : lo.z});
-  render::Camera camera =
-      render::Camera::framing(corners, float(radius), float(look.fov), float(width) / float(height));
-  if (!look.frame) camera.position = look.camera, camera.target = look.target;
-  if (!o.target.empty()) camera.target = vec3Of(o.target, "--target");
-  if (!o.camera.empty()) camera.position = vec3Of(o.camera, "--camera");
-  if (length(camera.position - camera.target) == 0)
-    throw InputError("render: the camera stands on its target (" + std::to_string(camera.target.x) + ", " +
-                     std::to_string(camera.target.y) + ", " + std::to_string(camera.target.z) + ")");
-  if (!look.frame || !o.camera.empty() || !o.target.empty()) {
-    // no clipping of what the user aims at
-    camera.near = 1e-3f * length(hi - lo);
-    camera.far = 1000;
-  }
-  auto rgb = [](Vec3 c) { return render::Rgb{c.x, c.y, c.z}; };
-  render::ParticleStyle style{float(radius), float(o.speedTop > 0 ? o.speedTop : std::max(fastest, 1e-6)),
-                              rgb(look.colorLow), rgb(look.colorHigh)};
-  // the colour map's range: speed from 0 to the fastest, density from the rest density to the densest, id
-  // over every id; material: a colour per emitter
-  std::string unit = "m/s";
-  if (look.colorBy == "density") {
-    style.valueLow = float(scene.fluid.restDensity);
-    style.valueTop = float(std::max(densest, double(style.valueLow) * 1.001));
-    unit = "kg/m3";
-  } else if (look.colorBy == "id") {
-    style.valueTop = float(std::max(lastId, 1.0));
-    unit = "";
-  } else if (look.colorBy == "material") {
-    style.palette = render::materialPalette(scene, style.low);
-  }
-  const bool ellipsoids = ssfr && look.ellipsoids;
-  const SurfaceSettings ellipsoidSettings =
-      sceneFile.empty() ? SurfaceSettings::fromSpacing(Real(2 * radius)) : surfaceSettingsFor(scene);
-  std::unique_ptr<render::EllipsoidBuffer> ellipsoidBuffer;
-  if (ellipsoids) ellipsoidBuffer = std::make_unique<render::EllipsoidBuffer>();
-  render::FluidStyle fluid;
-  fluid.radius = float(radius);
-  fluid.absorption = rgb(look.absorption);
-  fluid.sun = look.sun;
-  render::WaterStyle water;
-  water.absorption = rgb(look.absorption);
-  water.sun = look.sun;
+  // the camera frames every frame: their common box
+  const auto flag = [](const std::vector<double>& v, const char* name) {
+    return v.empty() ? std::optional<Vec3>() : std::optional<Vec3>(vec3Of(v, name));
+  };
+  const std::optional<Vec3> target = flag(o.target, "--target"), position = flag(o.camera, "--camera");
+  FrameLook frameLook;
+  frameLook.width = width;
+  frameLook.height = height;
+  frameLook.radius = radius;
+  frameLook.solidRadius = solidRadius;
+  frameLook.camera =
+      renderCamera(look, lo, hi, float(radius), float(width) / float(height), "render", position, target);
+  frameLook.speedTop = o.speedTop > 0 ? o.speedTop : std::max(fastest, 1e-6);
+  frameLook.densest = densest;
+  frameLook.lastId = lastId;
+  frameLook.colourBar = !(look.colorBy == "speed" && fastest == 0);
+  renderer.start(frameLook);  // the OpenGL context, and the scenery's meshes read
+  const bool ellipsoids = look.mode == "ssfr" && look.ellipsoids;
+  const std::string unit = renderer.unit();
 
   std::error_code ec;
   fs::create_directories(out, ec);
@@ -480,11 +382,11 @@ int renderCommand(const RenderOptions& o) {
     throw InputError("render: --out '" + out + "' cannot be created as a folder" +
                      (ec ? ": " + ec.message() : ""));
   if (!o.quiet) {
-    std::printf("eddy render: %zu frame(s) of %s, %dx%d, %s (EGL %s)", frames.size(), look.mode.c_str(),
-                width, height, gl.renderer().c_str(), gl.platform().c_str());
+    std::printf("eddy render: %zu frame(s) of %s, %dx%d, %s", frames.size(), look.mode.c_str(), width, height,
+                renderer.device().c_str());
     if (particleMode && look.colorBy != "material")
-      std::printf(", coloured by %s from %.4g to %.4g%s%s", look.colorBy.c_str(), double(style.valueLow),
-                  double(style.valueTop), unit.empty() ? "" : " ", unit.c_str());
+      std::printf(", coloured by %s from %.4g to %.4g%s%s", look.colorBy.c_str(), renderer.valueLow(),
+                  renderer.valueTop(), unit.empty() ? "" : " ", unit.c_str());
     if (particleMode && look.colorBy == "material") std::printf(", coloured by material");
     if (ellipsoids) std::printf(", ellipsoids");
     std::printf("\n");
@@ -507,41 +409,20 @@ int renderCommand(const RenderOptions& o) {
     t0 = Clock::now();
     const TriangleMesh mesh = surfaces ? loadTriangleMesh(frames[i].path) : TriangleMesh{};
     ParticleFrame particles = surfaces ? ParticleFrame{} : readParticleFrame(frames[i].path);
-    if (surfaces && scenery && frames[i].index >= 0) {
+    if (surfaces && !sceneFile.empty() && frames[i].index >= 0) {
       const fs::path beside =
           fs::path(frames[i].path).parent_path() / ("particles_" + frames[i].number + ".ply");
       if (fs::exists(beside)) particles = readParticleFrame(beside.string());
     }
-    // the particles drawn as water (or all, coloured by material); the others go to the scenery as solids
-    std::vector<std::size_t> rows;
-    splitMaterials(particles, scene, float(solidRadius), scenery.get(),
-                   particleMode && look.colorBy == "material", rows);
-    std::vector<Vec3> liquid;
-    liquid.reserve(rows.size());
-    for (std::size_t k : rows) liquid.push_back(particles.position[k]);
     readMs += since(t0);
     t0 = Clock::now();
-    render::Image image;
-    if (scenery) scenery->setTime(double(std::max(frames[i].index, 0LL)) / double(scene.time.fps));
-    if (surfaces) {
-      image = surfaceRenderer->render(mesh, camera, water);
-    } else if (ellipsoids) {
-      ellipsoidBuffer->upload(particleEllipsoids(liquid, ellipsoidSettings, Real(radius), Backend::Auto));
-      image = fluidRenderer->render(*ellipsoidBuffer, camera, fluid);
-    } else if (ssfr) {
-      image = fluidRenderer->render(liquid, camera, fluid);
-    } else {
-      const bool speedless = look.colorBy == "speed" && particles.velocity.empty();
-      image = particleRenderer->render(
-          liquid, speedless ? std::vector<float>{} : valuesOf(particles, look.colorBy, rows), camera, style);
-      // the key to the colours, where the frames carry them
-      if (look.colorBy != "material" && !liquid.empty() && !(look.colorBy == "speed" && fastest == 0))
-        render::drawColorBar(image, style.low, style.high, style.valueLow, style.valueTop, unit);
-    }
+    const double time = double(std::max(frames[i].index, 0LL)) / double(scene.time.fps);
+    const Picture image =
+        surfaces ? renderer.drawSurface(mesh, particles, time) : renderer.drawParticles(particles, time);
     drawMs += since(t0);
     t0 = Clock::now();
     const std::string name = "frame_" + frames[i].number + ".png";
-    render::writePng((fs::path(out) / name).string(), image);
+    writePng((fs::path(out) / name).string(), image);
     if (video) video->add(image);
     writeMs += since(t0);
     progress.update(int(i + 1), name);

@@ -9,9 +9,8 @@
 #include "render_command.h"
 
 #ifdef EDDY_WITH_RENDER
-#include "render/gl_context.h"
-#include "render/image.h"
-#include "render/live_picture.h"
+#include <eddy/picture.h>
+#include <eddy/render.h>
 #endif
 
 namespace eddy::app {
@@ -19,9 +18,8 @@ namespace eddy::app {
 #ifdef EDDY_WITH_RENDER
 
 struct InRunRenderer::Impl {
-  render::HeadlessGl gl;  // first: every GL object needs the context
   std::string dir, mode;
-  std::unique_ptr<render::LivePicture> picture;
+  std::unique_ptr<PictureMaker> picture;
 };
 
 InRunRenderer::InRunRenderer(const SceneDesc& scene, const std::string& outDir, const std::string& size) {
@@ -30,23 +28,22 @@ InRunRenderer::InRunRenderer(const SceneDesc& scene, const std::string& outDir, 
   impl_ = std::make_unique<Impl>();
   impl_->dir = (std::filesystem::path(outDir) / "render").string();
   impl_->mode = scene.render.mode;
-  impl_->picture = std::make_unique<render::LivePicture>(scene, width, height, "run");
+  impl_->picture = std::make_unique<PictureMaker>(scene, width, height, "", "run");
 }
 
 InRunRenderer::~InRunRenderer() = default;
 
 void InRunRenderer::draw(Simulation& sim, int frame, const FrameStats& stats) {
-  impl_->picture->draw(sim, stats);
-  const render::Image image = impl_->picture->read();
+  const Picture picture = impl_->picture->draw(sim, stats);
   // made here, not when the renderer starts: a run refused before its first frame writes nothing
   std::filesystem::create_directories(impl_->dir);
   char name[32];
   std::snprintf(name, sizeof name, "frame_%06d.png", frame);
-  render::writePng((std::filesystem::path(impl_->dir) / name).string(), image);
+  writePng((std::filesystem::path(impl_->dir) / name).string(), picture);
 }
 
 std::string InRunRenderer::description() const {
-  return impl_->gl.renderer() + " (EGL " + impl_->gl.platform() + "), " + impl_->mode +
+  return impl_->picture->device() + ", " + impl_->mode +
          (impl_->picture->throughInterop() ? ", from device memory through CUDA-OpenGL interop" : "");
 }
 

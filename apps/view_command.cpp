@@ -13,9 +13,7 @@
 #include "run_command.h"
 
 #ifdef EDDY_WITH_VIEWER
-#include "render/image.h"
-#include "viewer/display.h"
-#include "viewer/viewer.h"
+#include <eddy/viewer.h>
 #endif
 
 namespace eddy::app {
@@ -86,32 +84,20 @@ int viewCommand(const ViewOptions& o) {
   if (!o.mode.empty()) scene.render.mode = o.mode;
   const Backend backend = chooseBackend(o.backend);
 
-  std::unique_ptr<viewer::Display> display =
-      o.offscreen ? viewer::openOffscreen(width, height)
-                  : viewer::openWindow(width, height, "eddy view: " + scene.name, !o.noVsync);
-  viewer::Viewer view(scene, backend, float(width) / float(height));
-  view.setSpeed(o.speed);
-  std::vector<double> frameMs, simulationMs, pictureMs;
-  render::Image shot;
-  for (int f = 0; display->open() && (o.frames == 0 || f < o.frames); ++f) {
-    const viewer::ViewerInput input = display->poll();
-    view.frame(input, display->framebuffer(), display->width(), display->height());
-    if (!o.screenshot.empty() && (f + 1 == o.frames || !display->open())) shot = display->screenshot();
-    display->present();
-    // the first frames build the GL programs and warm the GPU up
-    if (f >= 3) {
-      frameMs.push_back(view.timings().frame);
-      simulationMs.push_back(view.timings().simulation);
-      pictureMs.push_back(view.timings().picture);
-    }
-  }
-  if (!o.screenshot.empty()) {
-    if (shot.rgb.empty()) shot = display->screenshot();
-    render::writePng(o.screenshot, shot);
-  }
+  ViewSettings settings;
+  settings.width = width;
+  settings.height = height;
+  settings.frames = o.frames;
+  settings.screenshot = o.screenshot;
+  settings.speed = o.speed;
+  settings.offscreen = o.offscreen;
+  settings.vsync = !o.noVsync;
+  const ViewReport view = viewScene(scene, backend, settings);
+  const std::vector<double>&frameMs = view.frameMs, &simulationMs = view.simulationMs,
+        &pictureMs = view.pictureMs;
   if (o.offscreen) {
-    std::printf("eddy view --offscreen: %s, %lld particles, %s\n", scene.name.c_str(),
-                static_cast<long long>(view.simulation().particleCount()), display->description().c_str());
+    std::printf("eddy view --offscreen: %s, %lld particles, %s\n", scene.name.c_str(), view.particles,
+                view.display.c_str());
     std::printf("%zu frames timed (after 3 of warm-up), %dx%d, mode %s\n", frameMs.size(), width, height,
                 scene.render.mode.c_str());
     std::printf("%-12s %10s %10s\n", "ms", "median", "p95");
@@ -122,8 +108,8 @@ int viewCommand(const ViewOptions& o) {
     const double median = percentile(frameMs, 0.5);
     std::printf("frames per second (median frame): %.1f\n", median > 0 ? 1e3 / median : 0.0);
   }
-  if (!view.failure().empty())
-    std::fprintf(stderr, "eddy view: the simulation stopped: %s\n", view.failure().c_str());
+  if (!view.failure.empty())
+    std::fprintf(stderr, "eddy view: the simulation stopped: %s\n", view.failure.c_str());
   return 0;
 }
 

@@ -28,6 +28,11 @@ class PictureMaker {
   // render.mode where given. Throws InputError for another mode, a size outside 16..16384 or beyond the
   // GL's limit, or where no EGL platform gives an OpenGL 4.3 context.
   PictureMaker(const SceneDesc& scene, int width, int height, const std::string& mode = {});
+  // The same for a command of the CLI: messages begin with `command` ("run"), and any positive size the GL
+  // takes is allowed. Throws InputError for a size of 0 or beyond the GL's limit, an environment image that
+  // cannot be read, a mesh collider's file that cannot be loaded, or no OpenGL 4.3 context.
+  PictureMaker(const SceneDesc& scene, int width, int height, const std::string& mode,
+               const std::string& command);
   ~PictureMaker();
   PictureMaker(const PictureMaker&) = delete;
   PictureMaker& operator=(const PictureMaker&) = delete;
@@ -35,6 +40,16 @@ class PictureMaker {
   // Between frames, on the thread that made it: the simulation as it is now (from its own memory: a CUDA
   // simulation's data goes to OpenGL without a trip through the host), read back.
   Picture draw(Simulation& sim);
+  // The same where the frame's statistics are at hand (they widen the colour map of `particles` mode)
+  Picture draw(Simulation& sim, const FrameStats& stats);
+  // The picture drawn and waited for, not read back: the GL's time for it in milliseconds (benchmarks)
+  double drawAndWait(Simulation& sim, const FrameStats& stats);
+
+  // "llvmpipe (LLVM 15.0.6, 256 bits) (EGL surfaceless)": what draws
+  std::string device() const;
+  // whether the last picture's data went from the simulation's device memory to OpenGL through CUDA-OpenGL
+  // interop, without a trip through the host
+  bool throughInterop() const;
 
  private:
   struct Drawing;

@@ -7,6 +7,10 @@
 #include <array>
 #include <vector>
 
+namespace eddy {
+struct CameraView;  // <eddy/render.h>
+}  // namespace eddy
+
 namespace eddy::render {
 
 using Mat4 = std::array<float, 16>;  // column-major
@@ -29,5 +33,8 @@ struct Camera {
   static Camera framing(const std::vector<Vec3>& points, float margin, float fovY = 40, float aspect = 1,
                         Vec3 direction = {0.55f, 0.45f, 1});
 };
+
+// the camera renderCamera (<eddy/render.h>) chose, y up
+Camera cameraOf(const CameraView& view);
 
 }  // namespace eddy::render

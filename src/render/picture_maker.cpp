@@ -1,7 +1,9 @@
 #include <eddy/error.h>
 #include <eddy/picture.h>
+#include <eddy/render.h>
 
 #include "render/gl_context.h"
+#include "render/image.h"
 #include "render/live_picture.h"
 
 namespace eddy {
@@ -12,30 +14,16 @@ struct PictureMaker::Drawing {
 };
 
 namespace {
-SceneDesc withMode(SceneDesc scene, const std::string& mode, int width, int height) {
+SceneDesc withMode(SceneDesc scene, const std::string& mode) {
   if (!mode.empty()) {
     if (mode != "particles" && mode != "ssfr" && mode != "surface")
       throw InputError("picture mode '" + mode + "': allowed are 'particles', 'ssfr' and 'surface'");
     scene.render.mode = mode;
   }
-  if (width < 16 || height < 16 || width > 16384 || height > 16384)
-    throw InputError("picture size " + std::to_string(width) + "x" + std::to_string(height) +
-                     ": width and height from 16 to 16384 pixels");
   return scene;
 }
-}  // namespace
 
-PictureMaker::PictureMaker(const SceneDesc& scene, int width, int height, const std::string& mode) {
-  SceneDesc look = withMode(scene, mode, width, height);
-  drawing_ = std::make_unique<Drawing>();
-  drawing_->picture = std::make_unique<render::LivePicture>(look, width, height, "picture");
-}
-
-PictureMaker::~PictureMaker() = default;
-
-Picture PictureMaker::draw(Simulation& sim) {
-  drawing_->picture->draw(sim, sim.stats());
-  render::Image image = drawing_->picture->read();
+Picture rgba(const render::Image& image) {
   Picture out;
   out.width = image.width;
   out.height = image.height;
@@ -47,6 +35,56 @@ Picture PictureMaker::draw(Simulation& sim) {
     out.rgba[4 * i + 3] = 255;
   }
   return out;
+}
+}  // namespace
+
+PictureMaker::PictureMaker(const SceneDesc& scene, int width, int height, const std::string& mode) {
+  const SceneDesc look = withMode(scene, mode);
+  if (width < 16 || height < 16 || width > 16384 || height > 16384)
+    throw InputError("picture size " + std::to_string(width) + "x" + std::to_string(height) +
+                     ": width and height from 16 to 16384 pixels");
+  drawing_ = std::make_unique<Drawing>();
+  drawing_->picture = std::make_unique<render::LivePicture>(look, width, height, "picture");
+}
+
+PictureMaker::PictureMaker(const SceneDesc& scene, int width, int height, const std::string& mode,
+                           const std::string& command) {
+  if (width <= 0 || height <= 0)
+    throw InputError(command + ": picture size " + std::to_string(width) + "x" + std::to_string(height) +
+                     ": width and height must be positive");
+  const SceneDesc look = withMode(scene, mode);
+  drawing_ = std::make_unique<Drawing>();
+  drawing_->picture = std::make_unique<render::LivePicture>(look, width, height, command);
+}
+
+PictureMaker::~PictureMaker() = default;
+
+Picture PictureMaker::draw(Simulation& sim) { return draw(sim, sim.stats()); }
+
+Picture PictureMaker::draw(Simulation& sim, const FrameStats& stats) {
+  drawing_->picture->draw(sim, stats);
+  return rgba(drawing_->picture->read());
+}
+
+double PictureMaker::drawAndWait(Simulation& sim, const FrameStats& stats) {
+  drawing_->picture->draw(sim, stats);
+  return drawing_->picture->target().waitMilliseconds();
+}
+
+std::string PictureMaker::device() const {
+  return drawing_->gl.renderer() + " (EGL " + drawing_->gl.platform() + ")";
+}
+
+bool PictureMaker::throughInterop() const { return drawing_->picture->throughInterop(); }
+
+void writePng(const std::string& path, const Picture& picture) {
+  render::Image image;
+  image.width = picture.width;
+  image.height = picture.height;
+  image.rgb.resize(std::size_t(picture.width) * picture.height * 3);
+  for (std::size_t i = 0, n = std::size_t(picture.width) * picture.height; i < n; ++i)
+    for (int c = 0; c < 3; ++c) image.rgb[3 * i + c] = picture.rgba[4 * i + c];
+  render::writePng(path, image);
 }
 
 }  // namespace eddy

@@ -1,6 +1,7 @@
 #include "render/scene_look.h"
 
 #include <eddy/error.h>
+#include <eddy/render.h>
 
 #include <algorithm>
 #include <cmath>
@@ -15,16 +16,7 @@ SceneLook sceneLook(const SceneDesc& scene, const std::string& command, float as
   const RenderDesc& r = scene.render;
   const float radius = float(Real(0.5) * scene.fluid.spacing);
   // the camera frames the domain (every frame the same view), unless the scene places it
-  const Vec3 lo = scene.domain.min, hi = scene.domain.max;
-  std::vector<Vec3> corners;
-  for (int c = 0; c < 8; ++c)
-    corners.push_back({c & 1 ? hi.x : lo.x, c & 2 ? hi.y : lo.y, c & 4 ? hi.z : lo.z});
-  look.camera = Camera::framing(corners, radius, float(r.fov), aspect);
-  if (!r.frame) {
-    look.camera.position = r.camera, look.camera.target = r.target;
-    look.camera.near = 1e-3f * length(hi - lo);
-    look.camera.far = 1000;
-  }
+  look.camera = cameraOf(renderCamera(r, scene.domain.min, scene.domain.max, radius, aspect, command));
   auto rgb = [](Vec3 c) { return Rgb{c.x, c.y, c.z}; };
   look.spheres = ParticleStyle{radius, 1, rgb(r.colorLow), rgb(r.colorHigh)};
   if (r.colorBy == "density") look.spheres.valueLow = look.spheres.valueTop = float(scene.fluid.restDensity);

@@ -6,8 +6,6 @@
 #include <cmath>
 #include <string>
 
-#include "colliders/collider.h"
-#include "colliders/mesh_shape.h"
 #include "render/gl.h"
 #include "render/gl_program.h"
 #include "render/sphere_sprites.h"
@@ -170,9 +168,8 @@ void square(Triangles& t, Vec3 p, Vec3 n, float half) {
 
 struct Scenery::Part {
   Triangles triangles;
-  ColliderData pose;                     // where the part is at a time (identity: drawn as given)
-  std::vector<ColliderKeyframe> frames;  // a keyframed collider's poses, read through pose
-  bool posed = false;                    // false: the triangles are in the world already
+  std::size_t collider = 0;  // whose pose it takes at a time (ColliderShapes::pose)
+  bool posed = false;        // false: the triangles are in the world already
   bool insideOnly = false;
   float checker = 0;
   Rgb albedo{0.72f, 0.67f, 0.60f};
@@ -255,45 +252,38 @@ Scenery::Scenery(const SceneDesc& scene, bool floorAndColliders)
   walls->insideOnly = true;
   walls->albedo = Rgb{0.88f, 0.86f, 0.82f};
   if (!tank) parts_.push_back(std::move(walls));
-  for (std::size_t i = 0; i < scene.colliders.size(); ++i) {
-    const ColliderDesc& d = scene.colliders[i];
+  colliders_ = std::make_unique<ColliderShapes>(scene);
+  for (std::size_t i = 0; i < colliders_->size(); ++i) {
+    const ColliderShape& c = colliders_->shape(i);
     auto part = std::make_unique<Part>();
-    part->frames = makeColliderKeyframes(d);
-    part->pose = makeColliderData(d, part->frames.empty() ? nullptr : part->frames.data());
+    part->collider = i;
     part->posed = true;
-    part->insideOnly = d.container;
-    const ColliderData& c = part->pose;
+    part->insideOnly = c.container;
     Triangles& t = part->triangles;
     switch (c.kind) {
-      case ShapeKind::Box:
+      case ColliderShape::Kind::Box:
         box(t, c.halfExtents);
         break;
-      case ShapeKind::Sphere:
+      case ColliderShape::Kind::Sphere:
         capsule(t, c.radius, 0);
         break;
-      case ShapeKind::Capsule:
+      case ColliderShape::Kind::Capsule:
         capsule(t, c.radius, c.halfHeight);
         break;
-      case ShapeKind::Cylinder:
+      case ColliderShape::Kind::Cylinder:
         cylinder(t, c.radius, c.halfHeight);
         break;
-      case ShapeKind::Plane:  // a ground, drawn as the floor is
+      case ColliderShape::Kind::Plane:  // a ground, drawn as the floor is
         square(t, Vec3{0, 0, 0}, c.normal, 2 * reach);
         part->checker = parts_.front()->checker, part->albedo = parts_.front()->albedo;
         break;
-      case ShapeKind::Mesh: {
-        const PlacedMesh placed =
-            placeMesh(shapeAtStart(d), c.orientation,
-                      scene.sourcePath + ": /colliders/" + std::to_string(i) + "/shape");
-        part->pose.center = placed.translation;
-        for (const auto& tri : placed.mesh.triangles) {
-          const Vec3 a = placed.mesh.vertices[tri[0]], b = placed.mesh.vertices[tri[1]],
-                     e = placed.mesh.vertices[tri[2]];
+      case ColliderShape::Kind::Mesh:
+        for (const auto& tri : c.mesh.triangles) {
+          const Vec3 a = c.mesh.vertices[tri[0]], b = c.mesh.vertices[tri[1]], e = c.mesh.vertices[tri[2]];
           const Vec3 n = normalizeOr(cross(b - a, e - a), Vec3{0, 1, 0});
           t.triangle(a, b, e, n, n, n);
         }
         break;
-      }
     }
     parts_.push_back(std::move(part));
   }
@@ -333,9 +323,9 @@ void Scenery::draw(const Camera& camera, float aspect) const {
   for (const auto& part : parts_) {
     Mat4 model{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     if (part->posed) {
-      const Real t = Real(time_);
-      const Vec3 centre = colliderCenter(part->pose, t);
-      const Quat q = colliderOrientation(part->pose, t);
+      const ColliderPose pose = colliders_->pose(part->collider, time_);
+      const Vec3 centre = pose.center;
+      const Quat q = pose.orientation;
       const Vec3 axes[3] = {rotate(q, Vec3{1, 0, 0}), rotate(q, Vec3{0, 1, 0}), rotate(q, Vec3{0, 0, 1})};
       for (int k = 0; k < 3; ++k)
         model[4 * k] = axes[k].x, model[4 * k + 1] = axes[k].y, model[4 * k + 2] = axes[k].z;

@@ -9,6 +9,7 @@
 // drawn.
 #pragma once
 
+#include <eddy/collider_shapes.h>
 #include <eddy/scene.h>
 
 #include <memory>
@@ -49,6 +50,7 @@ class Scenery {
   struct Gl;
   std::vector<std::unique_ptr<Part>> parts_;
   std::unique_ptr<Gl> gl_;
+  std::unique_ptr<ColliderShapes> colliders_;  // none without floorAndColliders
   double time_ = 0;
   Vec3 sun_;
   std::size_t solidCount_ = 0;
