@@ -108,6 +108,17 @@ Vec3 vec3Of(const std::vector<double>& v, const char* flag) {
   return Vec3{Real(v[0]), Real(v[1]), Real(v[2])};
 }
 
+// the particles of a surface's frame, which give an MPM scene's sand, snow and jelly beside its water:
+// particles_NNNNNN.ply, or .vtu for a run written as VTK; "" where there are none
+std::string particlesBeside(const Frame& f) {
+  std::error_code ec;
+  for (const char* ext : {".ply", ".vtu"}) {
+    const fs::path beside = fs::path(f.path).parent_path() / ("particles_" + f.number + ext);
+    if (fs::is_regular_file(beside, ec)) return beside.string();
+  }
+  return "";
+}
+
 // the run's scene.json (beside its frames), or an empty path
 fs::path sceneOfRun(const std::string& input) {
   const fs::path dir = fs::is_directory(input) ? fs::path(input) : fs::path(input).parent_path();
@@ -335,8 +346,8 @@ int renderCommand(const RenderOptions& o) {
     const ParticleFrame frame =
         surfaces ? ParticleFrame{loadTriangleMesh(f.path).vertices, {}} : readParticleFrame(f.path);
     if (surfaces && !sceneFile.empty() && f.index >= 0) {  // the particles beside, read while drawing
-      const fs::path beside = fs::path(f.path).parent_path() / ("particles_" + f.number + ".ply");
-      if (fs::exists(beside)) (void)readParticleFrame(beside.string());
+      const std::string beside = particlesBeside(f);
+      if (!beside.empty()) (void)readParticleFrame(beside);
     }
     for (const Vec3& v : frame.velocity) fastest = std::max(fastest, double(length(v)));
     for (float d : frame.density) densest = std::max(densest, double(d));
@@ -410,9 +421,8 @@ int renderCommand(const RenderOptions& o) {
     const TriangleMesh mesh = surfaces ? loadTriangleMesh(frames[i].path) : TriangleMesh{};
     ParticleFrame particles = surfaces ? ParticleFrame{} : readParticleFrame(frames[i].path);
     if (surfaces && !sceneFile.empty() && frames[i].index >= 0) {
-      const fs::path beside =
-          fs::path(frames[i].path).parent_path() / ("particles_" + frames[i].number + ".ply");
-      if (fs::exists(beside)) particles = readParticleFrame(beside.string());
+      const std::string beside = particlesBeside(frames[i]);
+      if (!beside.empty()) particles = readParticleFrame(beside);
     }
     readMs += since(t0);
     t0 = Clock::now();

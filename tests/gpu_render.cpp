@@ -16,8 +16,10 @@
 
 #include "render/ellipsoid_buffer.h"
 #include "render/gl_context.h"
+#include "render/image.h"
 #include "render/mesh_buffer.h"
 #include "render/particle_buffer.h"
+#include "render/particle_renderer.h"
 #include "render/screen_space_fluid_renderer.h"
 #include "render/surface_renderer.h"
 #include "render_checks.h"
@@ -141,6 +143,50 @@ TEST_F(GpuRender, CudaSimulationDrawnThroughInterop) {
   const eddy::TriangleMesh cpuMesh =
       eddy::reconstructSurface(host.position, eddy::surfaceSettingsFor(scene), eddy::Backend::Cpu);
   report("surface", meanDifference(meshInterop, surface.render(cpuMesh, camera)));
+}
+
+// The reference pictures of Render.ReferencePictures (drawn on llvmpipe) drawn again by the GPU's own GL:
+// rasterisers differ pixel by pixel along edges, so the bound here is wider than llvmpipe's against
+// itself, but it must stay below what doubling the water's Fresnel F0 changes on this GL, so that the
+// comparison still notices shading that is wrong.
+TEST_F(GpuRender, PicturesMatchTheReferencesDrawnOnLlvmpipe) {
+  constexpr double kMostDifference = 0.45;
+  const std::vector<eddy::Vec3> points = column();
+  const float radius = kSpacing / 2;
+  const Camera camera = Camera::framing(points, radius);
+  ParticleRenderer spheres(kWidth, kHeight);
+  ScreenSpaceFluidRenderer fluid(kWidth, kHeight);
+  SurfaceRenderer surface(kWidth, kHeight);
+  FluidStyle style, brighter;
+  style.radius = brighter.radius = radius;
+  brighter.fresnelF0 = 2 * style.fresnelF0;
+  WaterStyle water, brighterWater;
+  brighterWater.fresnelF0 = 2 * water.fresnelF0;
+  const eddy::TriangleMesh mesh =
+      eddy::reconstructSurface(points, eddy::SurfaceSettings::fromSpacing(kSpacing), eddy::Backend::Cpu);
+  struct Case {
+    const char* mode;
+    Image picture, doubled;
+  };
+  const Case cases[] = {
+      {"particles", spheres.render(points, std::vector<float>(points.size(), 0.0f), camera, {radius, 1}), {}},
+      {"ssfr", fluid.render(points, camera, style), fluid.render(points, camera, brighter)},
+      {"surface", surface.render(mesh, camera, water), surface.render(mesh, camera, brighterWater)}};
+  for (const Case& c : cases) {
+    const std::string path = std::string(EDDY_SOURCE_DIR) + "/tests/data/render/column_" + c.mode + ".png";
+    const Image reference = readPng(path);
+    double share = 0;
+    const double difference = meanDifferenceInMask(reference, c.picture, &share);
+    std::printf("  %-9s mean difference over the water (%.0f %% of the picture) from llvmpipe's: %.3f",
+                c.mode, 100 * share, difference);
+    EXPECT_LE(difference, kMostDifference) << c.mode;
+    if (!c.doubled.rgb.empty()) {
+      const double doubled = meanDifferenceInMask(reference, c.doubled);
+      std::printf("; with F0 doubled %.3f", doubled);
+      EXPECT_GT(doubled, kMostDifference) << c.mode << ": the comparison does not notice F0 doubled";
+    }
+    std::printf("\n");
+  }
 }
 
 #else

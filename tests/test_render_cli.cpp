@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -19,6 +20,7 @@
 
 #ifdef EDDY_WITH_RENDER
 #include "render/gl_context.h"
+#include "render/image.h"
 #endif
 
 namespace {
@@ -171,6 +173,55 @@ TEST_F(RenderCli, VideosPlayInRealTime) {
   const std::string rate = text("rate.txt");
   std::printf("  ffprobe: frame rate, frames: %s", rate.c_str());
   EXPECT_EQ(rate.substr(0, rate.find(',')), "30/1") << rate;
+}
+
+// the mean colour of the picture's middle fifth (both ways), 0-255 per channel
+std::array<double, 3> middleColour(const eddy::render::Image& image) {
+  std::array<double, 3> sum{};
+  int n = 0;
+  for (int y = 2 * image.height / 5; y < 3 * image.height / 5; ++y)
+    for (int x = 2 * image.width / 5; x < 3 * image.width / 5; ++x, ++n)
+      for (int c = 0; c < 3; ++c) sum[c] += image.rgb[3 * (std::size_t(y) * image.width + x) + c];
+  for (double& v : sum) v /= n;
+  return sum;
+}
+
+// A sand column's surface wraps its grains: surface mode draws the grains as sand (tan), not the surface
+// as water over them (blue)
+TEST_F(RenderCli, SandAloneIsDrawnAsSandInSurfaceMode) {
+  if (!haveGl()) GTEST_SKIP() << "no OpenGL here";
+  ASSERT_EQ(eddy("run '" + std::string(EDDY_SOURCE_DIR) +
+                 "/scenes/mpm_sand_column.json' --frames 1 --surface --backend cpu --quiet --out sand"),
+            0);
+  ASSERT_TRUE(fs::exists(dir_ / "sand" / "surface_000001.ply"));
+  ASSERT_EQ(eddy("render sand --mode surface --size 160x120 -q --out sand_pictures"), 0) << text("err.txt");
+  const auto [r, g, b] =
+      middleColour(eddy::render::readPng((dir_ / "sand_pictures" / "frame_000001.png").string()));
+  std::printf("  the column's middle: %.0f %.0f %.0f\n", r, g, b);
+  EXPECT_GT(r, b + 40) << "shaded as water";
+}
+
+// A run written as VTK draws an MPM scene's solids beside its water surface as a PLY run does
+TEST_F(RenderCli, VtkRunsDrawTheirSolidsBesideTheSurfaceAsPlyRunsDo) {
+  if (!haveGl()) GTEST_SKIP() << "no OpenGL here";
+  const std::string scene = "'" + std::string(EDDY_SOURCE_DIR) + "/scenes/mpm_elastic_ball_water.json'";
+  ASSERT_EQ(eddy("run " + scene + " --frames 1 --surface --backend cpu --quiet --out ply"), 0);
+  ASSERT_EQ(eddy("run " + scene + " --frames 1 --surface --backend cpu --quiet --format vtk --out vtk"), 0);
+  ASSERT_TRUE(fs::exists(dir_ / "vtk" / "particles_000001.vtu"));
+  for (const char* run : {"ply", "vtk"})
+    ASSERT_EQ(
+        eddy(std::string("render ") + run + " --mode surface --size 160x120 -q --out " + run + "_pictures"),
+        0)
+        << text("err.txt");
+  const eddy::render::Image fromPly =
+      eddy::render::readPng((dir_ / "ply_pictures" / "frame_000001.png").string());
+  const eddy::render::Image fromVtk =
+      eddy::render::readPng((dir_ / "vtk_pictures" / "frame_000001.png").string());
+  ASSERT_EQ(fromPly.rgb.size(), fromVtk.rgb.size());
+  std::size_t differ = 0;
+  for (std::size_t k = 0; k < fromPly.rgb.size(); ++k) differ += fromPly.rgb[k] != fromVtk.rgb[k];
+  std::printf("  %zu of %zu channel values differ\n", differ, fromPly.rgb.size());
+  EXPECT_EQ(differ, 0u);
 }
 
 }  // namespace

@@ -73,7 +73,8 @@ class FrameRenderer {
   // The picture of one frame of particles (`particles` or `ssfr` mode), or of one surface (`surface` mode)
   // with the particles of the same frame beside it (empty where there are none: an MPM scene's solids come
   // from them). An MPM frame's sand, snow and jelly become the scenery's solids unless `particles` mode
-  // colours by material. time: the frame's simulated time (s), which poses the colliders.
+  // colours by material; the surface of an MPM scene without water is not drawn (it wraps those solids).
+  // time: the frame's simulated time (s), which poses the colliders.
   Picture drawParticles(const ParticleFrame& frame, double time);
   Picture drawSurface(const TriangleMesh& surface, const ParticleFrame& beside, double time);
 

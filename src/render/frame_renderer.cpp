@@ -205,7 +205,12 @@ Picture FrameRenderer::drawSurface(const TriangleMesh& surface, const ParticleFr
   std::vector<std::size_t> rows;
   splitMaterials(beside, d.scene, float(d.look.solidRadius), d.scenery.get(), false, rows);
   if (d.scenery) d.scenery->setTime(time);
-  return pictureOf(d.surface->render(surface, d.camera, d.water));
+  // an MPM scene without water (a sand column, a snowball): its one surface wraps the grains, which the
+  // particles beside it draw as what they are; shaded as water it would drown them
+  const bool water =
+      d.scene.solver != "mpm" || std::any_of(d.scene.emitters.begin(), d.scene.emitters.end(),
+                                             [](const EmitterDesc& e) { return e.material.type == "water"; });
+  return pictureOf(d.surface->render(water ? surface : TriangleMesh{}, d.camera, d.water));
 }
 
 }  // namespace eddy
