@@ -339,11 +339,11 @@ TEST_F(MeshIo, MissingFileIsNamed) {
 }
 
 // A mesh a scene reads that is missing or bad is refused naming the scene, the key and the file; a missing
-// Stanford model (the seed_dragon_* and bunny_tank scenes read them from beside the repository, as on a
+// Stanford model (the dragon_* and bunny_tank scenes read them from beside the repository, as on a
 // fresh clone without them) also says where to get one and which shipped scenes run without it.
 TEST_F(MeshIo, SceneMeshErrorsNameTheKey) {
   fs::create_directories(dir_ / "a" / "b");
-  for (const char* name : {"bunny_tank.json", "seed_dragon_pour.json"}) {
+  for (const char* name : {"bunny_tank.json", "dragon_pour.json"}) {
     fs::copy_file(test::sourceDir() + "/scenes/" + name, dir_ / "a" / "b" / name);
     const std::string scene = (dir_ / "a" / "b" / name).string();
     const std::string mesh =
