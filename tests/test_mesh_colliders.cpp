@@ -184,6 +184,7 @@ SceneDesc dropOnSphere(const std::string& solver, const std::string& meshFile) {
   block.shape.center = {0, 0.22f, 0};
   block.shape.halfExtents = {0.08f, 0.06f, 0.08f};
   s.emitters = {block};
+  loadSceneMeshes(s);
   return s;
 }
 
