@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the small closed meshes that ship in scenes/meshes/, so that the example scenes need nothing from
-outside the repository (the Stanford models of the seed_dragon_* and bunny_tank scenes are not shipped).
+outside the repository (the Stanford models of the dragon_* and bunny_tank scenes are not shipped).
 
     python3 scripts/make_meshes.py [OUT_DIR]      # default scenes/meshes
 

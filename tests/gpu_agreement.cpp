@@ -168,7 +168,7 @@ void expectDragonAgreement(const std::string& solver) {
   std::string dir = std::getenv("EDDY_SOURCE_DIR") ? std::getenv("EDDY_SOURCE_DIR") : EDDY_SOURCE_DIR;
   if (!std::filesystem::exists(dir + "/../shared/data/meshes/stanford-dragon-100k.obj"))
     GTEST_SKIP() << "the dragon mesh (shared/data/meshes) is absent";
-  expectAgreement(dir + "/scenes/seed_dragon_pour.json",
+  expectAgreement(dir + "/scenes/dragon_pour.json",
                   {"solver=" + solver, "fluid.spacing=0.0106", "colliders.0.shape.sdf_resolution=128"},
                   kTolerance, 5e-2);
 }

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -76,6 +77,12 @@ inline std::string writeTempMesh(const std::string& name, const TriangleMesh& me
 
 // the icosphere of radius 0.1 m about the origin (5120 triangles, within 0.06 mm of the sphere)
 inline std::string writeIcosphere(const std::string& name) { return writeTempMesh(name, icosphere(0.1f, 4)); }
+
+// a shape made in code with its mesh read, as loadSceneMeshes reads a scene's (for placeMesh)
+inline ShapeDesc& readMesh(ShapeDesc& s) {
+  s.mesh = std::make_shared<const TriangleMesh>(loadTriangleMesh(s.file));
+  return s;
+}
 
 // the ball of radius 0.1 m about the origin: the analytic sphere, or the icosphere in meshFile (its field
 // at 96 nodes across)

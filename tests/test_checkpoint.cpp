@@ -96,7 +96,7 @@ TEST(Checkpoint, ResumeWithNozzleIsBitIdentical) {
 
 TEST(Checkpoint, ResumeMpmNozzleIsBitIdentical) {
   test::expectBitIdenticalResume(
-      test::sceneFile("scenes/mpm_seed_benchmark.json",
+      test::sceneFile("scenes/mpm_nozzle_benchmark.json",
                       {"fluid.spacing=0.02", "mpm.grid_resolution=25", "emitters.0.rate=2000"}),
       Backend::Cpu, 6);
 }

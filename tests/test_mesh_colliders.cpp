@@ -184,6 +184,7 @@ SceneDesc dropOnSphere(const std::string& solver, const std::string& meshFile) {
   block.shape.center = {0, 0.22f, 0};
   block.shape.halfExtents = {0.08f, 0.06f, 0.08f};
   s.emitters = {block};
+  loadSceneMeshes(s);
   return s;
 }
 
@@ -243,8 +244,8 @@ TEST(MeshCollider, DragonPourStaysOutOfTheDragon) {
   std::string dragon = sharedMesh("stanford-dragon-100k.obj");
   if (!std::filesystem::exists(dragon)) GTEST_SKIP() << dragon << " is absent (shared/ data)";
   for (const char* solver : {"pbf", "wcsph", "mpm"}) {
-    SceneDesc scene = test::sceneFile("scenes/seed_dragon_pour.json",
-                                      {std::string("solver=") + solver, "fluid.spacing=0.0106"});
+    SceneDesc scene =
+        test::sceneFile("scenes/dragon_pour.json", {std::string("solver=") + solver, "fluid.spacing=0.0106"});
     scene.colliders[0].shape.sdfResolution = 128;
     auto sim = createSimulation(scene, Backend::Cpu);
     // the same field on the host, to look particles up in

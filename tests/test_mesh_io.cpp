@@ -339,11 +339,11 @@ TEST_F(MeshIo, MissingFileIsNamed) {
 }
 
 // A mesh a scene reads that is missing or bad is refused naming the scene, the key and the file; a missing
-// Stanford model (the seed_dragon_* and bunny_tank scenes read them from beside the repository, as on a
+// Stanford model (the dragon_* and bunny_tank scenes read them from beside the repository, as on a
 // fresh clone without them) also says where to get one and which shipped scenes run without it.
 TEST_F(MeshIo, SceneMeshErrorsNameTheKey) {
   fs::create_directories(dir_ / "a" / "b");
-  for (const char* name : {"bunny_tank.json", "seed_dragon_pour.json"}) {
+  for (const char* name : {"bunny_tank.json", "dragon_pour.json"}) {
     fs::copy_file(test::sourceDir() + "/scenes/" + name, dir_ / "a" / "b" / name);
     const std::string scene = (dir_ / "a" / "b" / name).string();
     const std::string mesh =
@@ -366,6 +366,45 @@ TEST_F(MeshIo, SceneMeshErrorsNameTheKey) {
   expectInputError(
       [&] { createSimulation(loadScene(scene, {"colliders.0.shape.file=tank.obj"}), Backend::Cpu); },
       {scene + ": /colliders/0/shape/file: ", "tank.obj:4", "vertex 4"});
+}
+
+// The engine reads no mesh files: a scene carries its meshes from where it was read (loadSceneMeshes in
+// loadScene and parseScene), each file read once, so a simulation is made from the scene after the file is
+// gone. A scene made in code and never given its meshes is refused naming the key.
+TEST_F(MeshIo, TheSceneCarriesItsMeshes) {
+  writeTriangleMesh(path("cube.obj"), cube());
+  const std::string json = R"({"fluid": {"spacing": 0.05}, "domain": {"min": [0, 0, 0], "max": [2, 2, 2]},
+      "colliders": [{"shape": {"type": "mesh", "file": "cube.obj", "scale": 0.4, "translation": [0.2, 0.2, 0.2],
+                               "sdf_resolution": 16}},
+                    {"shape": {"type": "mesh", "file": "cube.obj", "scale": 0.4, "translation": [1.2, 0.2, 1.2],
+                               "sdf_resolution": 16}}],
+      "emitters": [{"shape": {"type": "box", "center": [1, 1.5, 1], "half_extents": [0.2, 0.1, 0.2]}}]})";
+  const std::string source = path("s.json");
+  SceneDesc scene = parseScene(json, source);
+  ASSERT_TRUE(scene.colliders[0].shape.mesh);
+  EXPECT_EQ(scene.colliders[0].shape.mesh->triangles.size(), 12u);
+  EXPECT_EQ(scene.colliders[0].shape.mesh, scene.colliders[1].shape.mesh);  // read once
+  EXPECT_TRUE(scene.colliders[0].shape.meshError.empty());
+  fs::remove(path("cube.obj"));
+  auto sim = createSimulation(scene, Backend::Cpu);
+  sim->advanceFrame();
+  EXPECT_GT(sim->particleCount(), 0);
+
+  // a file that cannot be read fails the simulation, not the read: its message waits in the shape
+  const SceneDesc missing = parseScene(json, source);
+  EXPECT_FALSE(missing.colliders[0].shape.mesh);
+  expectInputError([&] { createSimulation(missing, Backend::Cpu); },
+                   {source + ": /colliders/0/shape/file: mesh file '" + path("cube.obj") + "' not found"});
+
+  // made in code: refused until loadSceneMeshes has read the file
+  writeTriangleMesh(path("cube.obj"), cube());
+  SceneDesc made = scene;
+  for (ColliderDesc& c : made.colliders) c.shape.mesh.reset();
+  expectInputError([&] { createSimulation(made, Backend::Cpu); },
+                   {source + ": /colliders/0/shape/file: mesh '" + path("cube.obj") + "' was not read",
+                    "loadSceneMeshes"});
+  loadSceneMeshes(made);
+  EXPECT_EQ(createSimulation(made, Backend::Cpu)->particleCount(), sim->particleCount());
 }
 
 // The meshes that ship in scenes/meshes (scripts/make_meshes.py writes them): small, closed, manifold, with

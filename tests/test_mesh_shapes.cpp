@@ -43,6 +43,7 @@ SceneDesc sloshInBall(const std::string& solver, const std::string& meshFile) {
   block.shape.center = {0.03f, 0, 0};
   block.shape.halfExtents = {0.04f, 0.05f, 0.04f};
   s.emitters = {block};
+  loadSceneMeshes(s);
   return s;
 }
 
@@ -133,6 +134,7 @@ std::int64_t particlesFilling(const ShapeDesc& shape, const std::string& collide
     fill.collider = collider;
   }
   s.emitters = {fill};
+  loadSceneMeshes(s);
   return createSimulation(s, Backend::Cpu)->particleCount();
 }
 
@@ -173,6 +175,7 @@ TEST(MeshEmitter, FilledBunnyHoldsItsVolume) {
   shape.file = bunny;
   shape.fitInto = {{0, 0, 0}, {0.3f, 0.3f, 0.3f}};
   shape.sdfResolution = 96;
+  test::readMesh(shape);
   PlacedMesh placed = placeMesh(shape, Quat{}, "test");
   double volume = 0;
   for (const auto& t : placed.mesh.triangles) {
@@ -222,6 +225,7 @@ SceneDesc stir(const std::string& solver, const std::string& meshFile, Real spin
   EmitterDesc back = front;
   back.shape.center.z = -0.075f;
   s.emitters = {front, back};
+  loadSceneMeshes(s);
   return s;
 }
 
@@ -278,6 +282,7 @@ TEST(MeshPlacement, FitIntoCentresTheTurnedMeshAtItsLargestScale) {
   shape.rotation = {0, 0, 90};
   shape.fitInto = {{1, 0, 0}, {2, 1, 4}};  // 1 x 1 x 4: the height limits the scale to 2.5
   ColliderData turned = makeShapeData(shape);
+  test::readMesh(shape);
   PlacedMesh placed = placeMesh(shape, turned.orientation, "test");
   EXPECT_NEAR(placed.scale, 2.5, 1e-5);
   Vec3 lo{1e9f, 1e9f, 1e9f}, hi = lo * Real(-1);

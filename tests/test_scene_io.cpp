@@ -23,8 +23,8 @@ const std::string kRoot = EDDY_SOURCE_DIR;
 std::string scenePath(const std::string& name) { return kRoot + "/scenes/" + name; }
 
 const std::vector<std::string> kShippedScenes = {
-    "dam_break.json",   "double_dam_break.json",        "sphere_obstacle.json", "jet_tank.json",
-    "seed_domain.json", "validation/martin_moyce.json", "mpm_dam_break.json",   "keyframed_paddle.json",
+    "dam_break.json",      "double_dam_break.json",        "sphere_obstacle.json", "jet_tank.json",
+    "half_box_surge.json", "validation/martin_moyce.json", "mpm_dam_break.json",   "keyframed_paddle.json",
 };
 
 void expectSameVec(Vec3 a, Vec3 b, const std::string& what) {

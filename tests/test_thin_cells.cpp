@@ -182,6 +182,7 @@ SceneDesc slabScene(const std::string& solver, const std::string& spacing, Real 
   plate.shape.translation = {0, slabY, 0};
   plate.shape.sdfResolution = 24;
   s.colliders = {plate};
+  loadSceneMeshes(s);
   return s;
 }
 

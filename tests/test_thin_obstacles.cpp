@@ -112,6 +112,7 @@ SceneDesc sheetScene(SceneDesc s, const std::string& file) {
   plate.translation = {0, y, 0};
   plate.thickness = 2 * kHalfThickness;
   plate.sdfResolution = 128;  // 4.7 mm cells
+  loadSceneMeshes(s);
   return s;
 }
 
@@ -288,6 +289,7 @@ SceneDesc wallScene(const std::string& solver, bool bothSides, const std::string
   right.shape.center.x = 0.0525f;
   s.emitters = {left};
   if (bothSides) s.emitters.push_back(right);
+  loadSceneMeshes(s);
   return s;
 }
 

@@ -4,10 +4,13 @@
 
 #include <eddy/vec3.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace eddy {
+
+struct TriangleMesh;  // <eddy/mesh.h>
 
 // Position Based Fluids, Macklin & Mueller 2013 (scene section "pbf")
 struct PbfSettings {
@@ -130,6 +133,11 @@ struct ShapeDesc {
   int sdfResolution = 256;    // "sdf_resolution": distance-field nodes along the mesh's longest side
   Real thickness = 0;         // "thickness": m; > 0 makes the mesh a thin shell (it may then be open)
   FitBox fitInto;             // "fit_into": scale and translation chosen to fit the turned mesh in a box
+  // the file's mesh, read with the scene (loadSceneMeshes, <eddy/scene_io.h>): the engine reads no files.
+  // Null where it could not be read (meshError says why: a simulation of the scene refuses it, naming the
+  // key) or has not been read (a scene made in code, before loadSceneMeshes)
+  std::shared_ptr<const TriangleMesh> mesh;
+  std::string meshError;
 };
 
 // one pose of a keyframed collider (an element of the collider's "keyframes" list)

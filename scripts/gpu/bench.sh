@@ -5,7 +5,7 @@
 #              S.txt and S.json; dfsph adds `eddy bench --realtime` of the dam break at 1M particles (DFSPH and
 #              WCSPH) and of the default dam break with DFSPH. Where a baseline build was carried
 #              (scripts/gpu/carry.sh BASE_BIN_DIR) the two builds alternate twice instead, into S_ab.txt.
-#   realtime   `eddy bench --realtime`: the default dam break, scenes/mpm_seed_benchmark.json and the dam break
+#   realtime   `eddy bench --realtime`: the default dam break, scenes/mpm_nozzle_benchmark.json and the dam break
 #              with WCSPH at 1M particles
 #   largest    the dam break at 100M particles, each solver on its own (EDDY_LARGEST_SIZES; extra arguments for
 #              one solver in EDDY_LARGEST_PBF, _WCSPH, _MPM; PBF needs --set time.substeps=40 there)
@@ -63,7 +63,7 @@ for what in "$@"; do
     realtime)
       {
         realtime "default dam break" --scene scenes/dam_break.json
-        realtime "seed MPM benchmark" --scene scenes/mpm_seed_benchmark.json
+        realtime "MPM nozzle benchmark" --scene scenes/mpm_nozzle_benchmark.json
         realtime "1M WCSPH dam break" --set solver=wcsph $million --set time.frames=10
       } | tee "$out/realtime.txt"
       ;;
@@ -86,7 +86,7 @@ for what in "$@"; do
       done
       for mode in surface particles ssfr; do
         echo "== dragon $mode"
-        $eddy bench --realtime --scene scenes/seed_dragon_pour.json --backend cuda --render --render-mode $mode \
+        $eddy bench --realtime --scene scenes/dragon_pour.json --backend cuda --render --render-mode $mode \
           2>&1 | grep -E "frame ms|picture"
       done | tee "$out/render_dragon.txt"
       ;;
@@ -135,7 +135,7 @@ for what in "$@"; do
       ;;
     dragon)
       for s in pbf wcsph; do
-        $eddy bench --scene scenes/seed_dragon_pour.json --solver $s --backend cuda \
+        $eddy bench --scene scenes/dragon_pour.json --solver $s --backend cuda \
           --particles 10000,16000,24000,32000,48000,64000 --json "$out/dragon_pour_$s.json" 2>&1 | tail -n 8
       done
       ;;

@@ -6,7 +6,7 @@
 #                          (EDDY_SOLVERS) at 1M particles: duration, DRAM bandwidth as a share of the peak,
 #                          achieved occupancy, registers, as ncu_<solver>.csv; scripts/ncu_top.py DIR turns them
 #                          into the table of each solver's heaviest kernels
-#   small                  every kernel of a stretch of the default dam break (2 frames), the seed MPM benchmark
+#   small                  every kernel of a stretch of the default dam break (2 frames), the MPM nozzle benchmark
 #                          (6 substeps) and `eddy bench` PBF at 16k (2 substeps), each run on its own, with the
 #                          sums to set beside the wall time `eddy bench --realtime` gives
 #   kernels REGEX [SKIP] [COUNT]  Nsight Compute's speed-of-light, occupancy, launch and memory sections of the
@@ -62,8 +62,8 @@ case $1 in
     {
       # the dam break: launches 2000.. (frame 20 or so), 200 launches (about two frames)
       profile dam_break 2000 200 bench --scene scenes/dam_break.json --realtime --backend cuda
-      # the seed MPM benchmark: 60 launches (about 6 substeps) well into the run
-      profile mpm_seed 20000 60 bench --scene scenes/mpm_seed_benchmark.json --realtime --backend cuda
+      # the MPM nozzle benchmark: 60 launches (about 6 substeps) well into the run
+      profile mpm_nozzle 20000 60 bench --scene scenes/mpm_nozzle_benchmark.json --realtime --backend cuda
       # eddy bench's PBF substep at 16k particles: 40 launches (two substeps) after the warm-up
       profile pbf_16k 300 40 bench --solver pbf --backend cuda --particles 16384 --substeps 20 --warmup 20
     } | tee "$out/small.txt"

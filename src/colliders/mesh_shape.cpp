@@ -9,13 +9,16 @@
 namespace eddy {
 
 PlacedMesh placeMesh(const ShapeDesc& shape, Quat orientation, const std::string& where, bool needsInside) {
+  // the mesh comes read with the scene (loadSceneMeshes); the loader's message names the file and the line,
+  // the key says which shape of the scene reads it
+  if (!shape.mesh)
+    throw InputError(where + "/file: " +
+                     (shape.meshError.empty() ? "mesh '" + shape.file +
+                                                    "' was not read: a scene made in code reads its meshes "
+                                                    "with loadSceneMeshes (<eddy/scene_io.h>)"
+                                              : shape.meshError));
   PlacedMesh out;
-  try {
-    out.mesh = loadTriangleMesh(shape.file);
-  } catch (const InputError& e) {
-    // the loader names the file and the line; the key says which shape of the scene reads it
-    throw InputError(where + "/file: " + e.what());
-  }
+  out.mesh = *shape.mesh;
   MeshReport report = inspectMesh(out.mesh);
   if (!report.closed() && !(shape.thickness > 0))
     throw InputError(

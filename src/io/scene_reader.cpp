@@ -615,6 +615,7 @@ SceneDesc parseWithSource(const std::string& text, const std::string& source,
   std::string& environment = scene.render.environment;
   if (!environment.empty() && std::filesystem::path(environment).is_relative())
     environment = std::filesystem::absolute(dir / environment).lexically_normal().string();
+  loadSceneMeshes(scene);
   return scene;
 }
 

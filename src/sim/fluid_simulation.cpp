@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "sim/particle_copies.h"
@@ -98,52 +99,40 @@ Real FluidSimulation::stableSubstep() {
 }
 
 void FluidSimulation::advanceFrame() {
-  const TimeDesc& t = scene_.time;
   heldInAtFrameStart_ = solver_->heldInCount();
   substepsAtFrameStart_ = substeps_;
-  double frameEnd = double(frame_ + 1) / t.fps;
-  Real fixedDt = Real(1) / (t.fps * Real(t.substeps));
-  int taken = 0;
-  // The CFL maxima are read one substep late, so the host never drains the GPU for them: substep k takes
-  // its limit from the state substep k - 1 started from (the first two from the frame's start), read back
-  // while substep k - 1 runs. Each frame starts from fresh maxima, so a restart from a checkpoint repeats
-  // the substeps of an uninterrupted run.
-  {
-    StepContext ctx = context();
-    solver_->launchStableTimeStep(ctx, 1);
+  SubstepSchedule schedule(scene_.time, double(frame_ + 1) / scene_.time.fps);
+  launchStabilityLimit(SubstepSchedule::kFrameStartSlot);
+  while (schedule.running(time_)) {
+    const SubstepSchedule::Substep next = scheduleSubstep(schedule);
+    substep(next.dt);
+    if (next.readAheadSlot >= 0) launchStabilityLimit(next.readAheadSlot);
   }
-  while (time_ < frameEnd - 1e-9) {
-    StepContext ctx = context();
-    // the speeds the host knows already count for this substep: those the scene prescribes from now to the
-    // longest substep on (a keyframed collider starting, a nozzle switching on), which the maxima read back
-    // from the state before cannot hold yet
-    Real known =
-        prescribedSpeed(scene_, model_, nozzles_, time_, std::min(time_ + double(fixedDt), frameEnd));
-    Real stable = solver_->stableTimeStepOf(ctx, taken >= 2 ? taken % 2 : 1, known);
-    if (solver_->invalidState() || std::isnan(stable)) stopOnBlowUp(BlowUpKind::InvalidState, 0, 0);
-    Real dt = std::min(fixedDt, stable);
-    if (t.adaptive)
-      dt = std::min(dt, motionTimeStep(scene_, particles_, prims_, statistics_.scratch(), known));
-    double remaining = frameEnd - time_;
-    // split what is left of the frame into equal substeps no longer than dt
-    int left = std::max(1, int(std::ceil(remaining / dt - 1e-4)));
-    int allowed = std::max(1, t.maxSubsteps - taken);
-    // time.max_substeps never stretches a substep past the solver's stability limit: the run stops instead,
-    // naming the substep it would need (a hair of slack for round-off in the split)
-    if (left > allowed && Real(remaining / allowed) > stable * Real(1 + 1e-4))
-      stopOnBlowUp(BlowUpKind::SubstepTooShort, stable, remaining / allowed);
-    left = std::min(left, allowed);
-    substep(Real(remaining / left));
-    if (left > 1) {  // the maxima for the substep after next
-      StepContext after = context();
-      solver_->launchStableTimeStep(after, taken % 2);
-    }
-    ++taken;
-  }
-  time_ = frameEnd;
+  time_ = schedule.frameEnd();
   ++frame_;
   keepArraysInPlace();
   timers_.flush();
+}
+
+void FluidSimulation::launchStabilityLimit(int slot) {
+  StepContext ctx = context();
+  solver_->launchStableTimeStep(ctx, slot);
+}
+
+SubstepSchedule::Substep FluidSimulation::scheduleSubstep(SubstepSchedule& schedule) {
+  StepContext ctx = context();
+  // the speeds the host knows already count for this substep: those the scene prescribes from now to the
+  // longest substep on (a keyframed collider starting, a nozzle switching on), which the maxima read back
+  // from the state before cannot hold yet
+  Real known = prescribedSpeed(scene_, model_, nozzles_, time_, schedule.lookAheadEnd(time_));
+  Real stable = solver_->stableTimeStepOf(ctx, schedule.limitSlot(), known);
+  if (solver_->invalidState() || std::isnan(stable)) stopOnBlowUp(BlowUpKind::InvalidState, 0, 0);
+  Real bound = scene_.time.adaptive ? motionTimeStep(scene_, particles_, prims_, statistics_.scratch(), known)
+                                    : std::numeric_limits<Real>::infinity();
+  SubstepSchedule::Substep next = schedule.next(time_, stable, bound);
+  // rather than a substep past the solver's stability limit, the run stops, naming the substep it needs
+  if (next.tooLong) stopOnBlowUp(BlowUpKind::SubstepTooShort, stable, next.allowedDt);
+  return next;
 }
 
 void FluidSimulation::stopOnBlowUp(BlowUpKind kind, double neededDt, double allowedDt) {

@@ -2,8 +2,8 @@
 // the particles, the neighbour grid and a solver (the mutable state), the nozzles (nozzle_emission.h), and
 // the observers that read the state between substeps or frames (measurements.h, surface_builder.h,
 // frame_statistics.h). A frame is a fixed interval split into substeps (fixed count, or shorter where the
-// solver's stability limit, the prescribed speeds or time.adaptive ask for it: time_step.h), in the manner
-// of Jet's PhysicsAnimation (Kim, "Fluid Engine Development").
+// solver's stability limit, the prescribed speeds or time.adaptive ask for it: substep_schedule.h,
+// time_step.h), in the manner of Jet's PhysicsAnimation (Kim, "Fluid Engine Development").
 #pragma once
 
 #include <eddy/simulation.h>
@@ -16,6 +16,7 @@
 #include "sim/measurements.h"
 #include "sim/nozzle_emission.h"
 #include "sim/scene_model.h"
+#include "sim/substep_schedule.h"
 #include "sim/surface_builder.h"
 #include "solvers/solver.h"
 
@@ -80,6 +81,10 @@ class FluidSimulation final : public Simulation {
   // current positions, made once after a substep (the SPH solvers sort the particles for it, which moves
   // what a query made before it would have read), then left alone until the next substep.
   void settleQueries();
+  // the stages of advanceFrame besides substep: the CFL maxima of the current state read back into a slot
+  // (asynchronously), and the next substep of the schedule under every limit on it
+  void launchStabilityLimit(int slot);
+  SubstepSchedule::Substep scheduleSubstep(SubstepSchedule& schedule);
   // one substep of advanceFrame or advanceSubstep
   void substep(Real dt);
   // once particleArrays has handed out addresses: the attributes back at them (ParticleSet::settle)

@@ -15,8 +15,8 @@
 // also cut into blocks of 4^3 nodes, and after each sort a block is marked when particles are based close
 // enough to reach one of its nodes; the transfer by node (solvers/mpm/particle_to_grid.h) only zeroes the
 // nodes of unmarked blocks, so its cost follows the particles rather than the domain, and its results are
-// the same. The marks pay on the CPU, where the empty nodes were most of the serial work (the seed
-// MPM benchmark ran several times faster with them). On the GPU an empty node costs a thread of its own,
+// the same. The marks pay on the CPU, where the empty nodes were most of the serial work (the MPM
+// nozzle benchmark ran several times faster with them). On the GPU an empty node costs a thread of its own,
 // which runs beside the others, and the large grids, where marks had paid a little, gather by tile, which
 // skips empty tiles itself: the GPU never marks.
 #pragma once
