@@ -10,7 +10,7 @@ eddy=${EDDY:-build/bin/eddy}
 # scene, and the frame drawn (60 frames per second)
 shots=(dam_break:40 double_dam_break:50 sphere_obstacle:60 keyframed_paddle:60 jet_tank:120 bunny_tank:90
        dragon_pour:50 dragon_flow:60 half_box_surge:60 mpm_dam_break:40 mpm_elastic_ball_water:45
-       mpm_sand_column:60 mpm_snowball_wall:40 mpm_nozzle_benchmark:60)
+       knot_pour:60 blob_bunny_tank:90 mpm_sand_column:60 mpm_snowball_wall:40 mpm_nozzle_benchmark:60)
 case "${1:-}" in
   run)
     dir=$2
