@@ -270,7 +270,7 @@ def test_an_array_keeps_its_simulation_alive_and_the_simulation_dies_with_its_la
 def test_another_thread_is_refused_while_a_step_runs():
     import threading
     import time
-    sim = eddy.Simulation(set={"fluid.spacing": 0.03}, backend="cpu")
+    sim = eddy.Simulation(SCENES / "sphere_obstacle.json", backend="cpu", set={"fluid.spacing": 0.04})
     stepping = threading.Thread(target=sim.step, args=(200,))
     stepping.start()
     while sim.frame == 0:  # the step has begun
@@ -279,6 +279,11 @@ def test_another_thread_is_refused_while_a_step_runs():
         sim.add_particles([[1.0, 0.4, 0.2]])
     with pytest.raises(RuntimeError, match="busy"):
         sim.step()
+    # what a step writes besides the counters: its warnings' text, the colliders' poses
+    with pytest.raises(RuntimeError, match="busy"):
+        sim.warnings
+    with pytest.raises(RuntimeError, match="busy"):
+        sim.collider_pose(0)
     busy_at = sim.frame
     stepping.join()
     assert busy_at < 200 and sim.frame == 200
