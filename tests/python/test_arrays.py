@@ -313,3 +313,16 @@ def test_arrays_taken_again_every_frame_are_warned_of_once_per_place():
     stale = [w for w in seen if issubclass(w.category, eddy.StaleArrayWarning)]
     assert sim.particle_count > 0 and positions.shape[0] == sim.particle_count
     assert len(stale) == 1 and "step: particle arrays taken before it" in str(stale[0].message)
+
+
+def test_rows_are_matched_after_the_last_call_that_needs_densities():
+    # DFSPH sorts its particles again for the densities stats() reads: an order taken before it is stale,
+    # one taken after it holds (docs/python.md)
+    sim = eddy.Simulation(set={**COARSE, "solver": "dfsph"}, backend="cpu")
+    pos, ids = sim.positions, sim.ids
+    sim.step(3)
+    before = np.argsort(ids)
+    sim.stats()
+    assert not np.array_equal(before, np.argsort(ids))
+    host = sim.to_host()
+    np.testing.assert_array_equal(pos[np.argsort(ids)], host["position"][np.argsort(host["id"])])
