@@ -13,6 +13,7 @@ import json as _json
 import math as _math
 import operator as _operator
 import os as _os
+import threading as _threading
 import warnings as _warnings
 import weakref as _weakref
 
@@ -420,15 +421,17 @@ class Simulation:
     def render(self, width=640, height=360, mode=None):
         """A picture of the simulation now, as `eddy run --render` draws it (the scene's "render" section;
         `mode` "particles", "ssfr" or "surface" replaces render.mode): a (height, width, 4) uint8 RGBA numpy
-        array, row 0 at the top. Drawn headless with OpenGL (EGL); on the thread that first drew at that
-        size and mode. RuntimeError where the build has no renderer."""
+        array, row 0 at the top. Drawn headless with OpenGL (EGL), with a context of its own for each thread
+        that calls. RuntimeError where the build has no renderer."""
         if not _eddy._has_renderer:
             raise RuntimeError("render: this build of eddy has no renderer (EGL, OpenGL or libpng was missing; "
                                "bash scripts/setup.sh installs them)")
-        key = (int(width), int(height), mode or "")
+        size = (int(width), int(height), mode or "")
+        # an OpenGL context is current on the thread that made it alone: one drawing per thread
+        key = (_threading.get_ident(),) + size
         makers = self.__dict__.setdefault("_pictures", {})
         if key not in makers:
-            makers[key] = _eddy._PictureMaker(self._sim, *key)
+            makers[key] = _eddy._PictureMaker(self._sim, *size)
         return makers[key].draw(self._sim)
 
     # -------------------------------------------------------------- colliders and emitters
