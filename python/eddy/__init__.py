@@ -277,6 +277,12 @@ class Simulation:
         return self._sim.blown_up
 
     @property
+    def device_memory_bytes(self):
+        """Bytes the simulation's storage takes on its device (host memory for the CPU backend): particles,
+        neighbour grid, solver, surfaces; not the storage a growth left to arrays taken before it."""
+        return self._sim.device_memory_bytes
+
+    @property
     def warnings(self):
         """Conditions met during the run a user should know of, one line each."""
         return list(self._sim.warnings)

@@ -210,3 +210,12 @@ def test_render_from_another_thread_draws_the_same_picture(coarse_scene):
     worker.join()
     assert "error" not in there, there.get("error")
     np.testing.assert_array_equal(there["picture"], here)
+
+
+def test_device_memory_grows_with_the_particles(coarse_scene):
+    sim = eddy.Simulation(coarse_scene, backend="cpu")
+    before = sim.device_memory_bytes
+    # positions and velocities alone take 24 bytes a particle
+    assert before > 24 * sim.particle_count
+    sim.add_particles(np.tile([1.2, 0.4, 0.3], (sim.particle_count, 1)))
+    assert sim.device_memory_bytes > before + 24 * sim.particle_count // 2
