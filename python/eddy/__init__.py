@@ -17,6 +17,15 @@ import threading as _threading
 import warnings as _warnings
 import weakref as _weakref
 
+try:
+    import numpy as _numpy  # noqa: F401  (every particle array is one)
+except ImportError:
+    import sys as _sys
+    raise ImportError(
+        "eddy needs numpy, and this Python (%s) has none: run the python3 the build was configured with "
+        "(cmake's line 'eddy: Python module ON' names it; /usr/bin/python3 where scripts/setup.sh installed "
+        "python3-numpy), or install numpy into this one" % _sys.executable) from None
+
 from . import _eddy
 from ._eddy import BlowUp, CudaArray
 
