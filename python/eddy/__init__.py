@@ -228,15 +228,18 @@ class Simulation:
 
     def step(self, frames=1):
         """Advances `frames` whole frames (1/fps seconds each, in substeps)."""
+        self._step(frames, "step")
+
+    def _step(self, frames, after):
         frames = _whole(frames, "frames")
         if frames < 0 or frames > 2**62:
             raise ValueError("frames: a whole number >= 0, not %d" % frames)
         try:
             self._sim.step(frames)
         except (BlowUp, KeyboardInterrupt):
-            self._warn_stale("step")  # frames done before these still changed the count
+            self._warn_stale(after, 4)  # frames done before these still changed the count
             raise
-        self._warn_stale("step")
+        self._warn_stale(after, 4)
 
     def advance(self, seconds):
         """Advances `seconds` of simulated time: a whole number of frames, or ValueError naming the fps."""
@@ -244,7 +247,7 @@ class Simulation:
         if not _math.isfinite(frames) or frames < 0 or abs(frames - round(frames)) > 1e-6 * max(1.0, frames):
             raise ValueError("advance(%r): the simulation moves in frames of 1/%g s; give a multiple of that, "
                              ">= 0" % (seconds, self.scene.fps))
-        self.step(int(round(frames)))
+        self._step(int(round(frames)), "advance")
 
     def advance_substep(self, dt):
         """Advances exactly one substep of `dt` seconds (keep dt <= stable_substep())."""
@@ -317,9 +320,10 @@ class Simulation:
         self._owners.add(owner)
         return self._sim.array(name, owner)
 
-    def _warn_stale(self, after):
+    def _warn_stale(self, after, stacklevel=3):
         """StaleArrayWarning where arrays still alive were taken before the particle count changed or the
-        storage moved (one text per call, so Python's filter shows it once per place)."""
+        storage moved (one text per call, so Python's filter shows it once per place); `stacklevel` reaches
+        the caller's line from here."""
         if not len(self._owners):
             return
         now = self._sim.layout()
@@ -327,7 +331,7 @@ class Simulation:
         if stale:
             _warnings.warn("%s: particle arrays taken before it no longer show all of the simulation's "
                            "particles (the count changed or the storage moved); take them again" % after,
-                           StaleArrayWarning, stacklevel=3)
+                           StaleArrayWarning, stacklevel=stacklevel)
             for owner in stale:
                 owner.layout = now  # warned once
 

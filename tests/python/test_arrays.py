@@ -326,3 +326,18 @@ def test_rows_are_matched_after_the_last_call_that_needs_densities():
     assert not np.array_equal(before, np.argsort(ids))
     host = sim.to_host()
     np.testing.assert_array_equal(pos[np.argsort(ids)], host["position"][np.argsort(host["id"])])
+
+
+def test_stale_array_warnings_point_at_the_callers_line():
+    import warnings
+    scene = eddy.Scene.load(SCENES / "jet_tank.json", set={"fluid.spacing": 0.03})
+    sim = eddy.Simulation(scene, backend="cpu")
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        positions = sim.positions  # noqa: F841  (alive, so the jet's particles make it stale)
+        sim.step(6)
+        positions = sim.positions  # noqa: F841
+        sim.advance(6 / scene.fps)
+    stale = [w for w in seen if issubclass(w.category, eddy.StaleArrayWarning)]
+    assert [str(w.message).split(":")[0] for w in stale] == ["step", "advance"]
+    assert all(w.filename == __file__ for w in stale), [w.filename for w in stale]
