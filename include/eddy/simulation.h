@@ -97,9 +97,11 @@ class Simulation {
   // copyParticles and colliderForces may sort them for their densities) leaves each attribute at the
   // address this call gave before it returns, so one array shows the current particles between any two
   // calls; the first particleCount() rows hold particles. Positions and velocities written there between
-  // frames are what the next substep starts from. Only a growth of the storage (addParticles past
-  // particleCapacity(), restoreState of a state with more particles) moves them: the memory handed out
-  // before then stays allocated, showing the particles as they were, until the simulation is destroyed.
+  // frames are what the next substep starts from, and what stats, copyParticles and colliderForces measure
+  // (they measure the densities again on every call once this has been called). Only a growth of the
+  // storage (addParticles past particleCapacity(), restoreState of a state with more particles) moves them:
+  // the memory handed out before then stays allocated, showing the particles as they were, until the
+  // simulation is destroyed.
   virtual std::vector<ParticleArray> particleArrays() = 0;
 
   // Between frames only (not inside advanceFrame): the whole state, copied to the host, and back. A

@@ -185,7 +185,9 @@ void bindSimulation(py::module_& m) {
       .def_property_readonly("backend", [](SimulationHandle& h) { return backendName(h.sim->backend()); })
       .def_property_readonly("scene", [](SimulationHandle& h) { return h.sim->scene(); })
       .def_property_readonly("blown_up", [](SimulationHandle& h) { return !h.blowUp.empty(); })
-      .def_property_readonly("warnings", [](SimulationHandle& h) { return h.sim->warnings(); })
+      // through the lock: the warnings are strings a step may be writing (the frame counters above are read
+      // without it, so another thread can follow a step's progress)
+      .def_property_readonly("warnings", [](SimulationHandle& h) { return h.any()->warnings(); })
       .def_property_readonly("device_memory_bytes",
                              [](SimulationHandle& h) { return h.sim->deviceMemoryBytes(); })
       .def("stats", [](SimulationHandle& h) { return statsDict(h.any()->stats()); })
@@ -261,7 +263,7 @@ void bindSimulation(py::module_& m) {
            })
       .def("collider_pose",
            [](SimulationHandle& h, std::size_t i) {
-             ColliderPose p = h.sim->colliderPose(i);
+             ColliderPose p = h.any()->colliderPose(i);  // a step moves the colliders
              py::dict d;
              d["center"] = tupleOf(p.center);
              d["orientation"] =

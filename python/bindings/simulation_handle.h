@@ -38,8 +38,9 @@ struct SimulationHandle {
   // for calls that step or change the state: SimulationBlowUp again once the simulation has blown up, as
   // its state is no longer worth going on from
   Use live() {
+    Use use(*this);  // first: a step on another thread may be writing blowUp
     if (!blowUp.empty()) throw SimulationBlowUp("the simulation stopped earlier and cannot go on: " + blowUp);
-    return Use(*this);
+    return use;
   }
   // for calls that read the state, also the state that blew up
   Use any() { return Use(*this); }

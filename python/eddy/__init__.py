@@ -13,8 +13,18 @@ import json as _json
 import math as _math
 import operator as _operator
 import os as _os
+import threading as _threading
 import warnings as _warnings
 import weakref as _weakref
+
+try:
+    import numpy as _numpy  # noqa: F401  (every particle array is one)
+except ImportError:
+    import sys as _sys
+    raise ImportError(
+        "eddy needs numpy, and this Python (%s) has none: run the python3 the build was configured with "
+        "(cmake's line 'eddy: Python module ON' names it; /usr/bin/python3 where scripts/setup.sh installed "
+        "python3-numpy), or install numpy into this one" % _sys.executable) from None
 
 from . import _eddy
 from ._eddy import BlowUp, CudaArray
@@ -218,15 +228,18 @@ class Simulation:
 
     def step(self, frames=1):
         """Advances `frames` whole frames (1/fps seconds each, in substeps)."""
+        self._step(frames, "step")
+
+    def _step(self, frames, after):
         frames = _whole(frames, "frames")
         if frames < 0 or frames > 2**62:
             raise ValueError("frames: a whole number >= 0, not %d" % frames)
         try:
             self._sim.step(frames)
         except (BlowUp, KeyboardInterrupt):
-            self._warn_stale("step")  # frames done before these still changed the count
+            self._warn_stale(after, 4)  # frames done before these still changed the count
             raise
-        self._warn_stale("step")
+        self._warn_stale(after, 4)
 
     def advance(self, seconds):
         """Advances `seconds` of simulated time: a whole number of frames, or ValueError naming the fps."""
@@ -234,7 +247,7 @@ class Simulation:
         if not _math.isfinite(frames) or frames < 0 or abs(frames - round(frames)) > 1e-6 * max(1.0, frames):
             raise ValueError("advance(%r): the simulation moves in frames of 1/%g s; give a multiple of that, "
                              ">= 0" % (seconds, self.scene.fps))
-        self.step(int(round(frames)))
+        self._step(int(round(frames)), "advance")
 
     def advance_substep(self, dt):
         """Advances exactly one substep of `dt` seconds (keep dt <= stable_substep())."""
@@ -276,6 +289,12 @@ class Simulation:
         return self._sim.blown_up
 
     @property
+    def device_memory_bytes(self):
+        """Bytes the simulation's storage takes on its device (host memory for the CPU backend): particles,
+        neighbour grid, solver, surfaces; not the storage a growth left to arrays taken before it."""
+        return self._sim.device_memory_bytes
+
+    @property
     def warnings(self):
         """Conditions met during the run a user should know of, one line each."""
         return list(self._sim.warnings)
@@ -301,9 +320,10 @@ class Simulation:
         self._owners.add(owner)
         return self._sim.array(name, owner)
 
-    def _warn_stale(self, after):
+    def _warn_stale(self, after, stacklevel=3):
         """StaleArrayWarning where arrays still alive were taken before the particle count changed or the
-        storage moved (one text per call, so Python's filter shows it once per place)."""
+        storage moved (one text per call, so Python's filter shows it once per place); `stacklevel` reaches
+        the caller's line from here."""
         if not len(self._owners):
             return
         now = self._sim.layout()
@@ -311,7 +331,7 @@ class Simulation:
         if stale:
             _warnings.warn("%s: particle arrays taken before it no longer show all of the simulation's "
                            "particles (the count changed or the storage moved); take them again" % after,
-                           StaleArrayWarning, stacklevel=3)
+                           StaleArrayWarning, stacklevel=stacklevel)
             for owner in stale:
                 owner.layout = now  # warned once
 
@@ -420,15 +440,17 @@ class Simulation:
     def render(self, width=640, height=360, mode=None):
         """A picture of the simulation now, as `eddy run --render` draws it (the scene's "render" section;
         `mode` "particles", "ssfr" or "surface" replaces render.mode): a (height, width, 4) uint8 RGBA numpy
-        array, row 0 at the top. Drawn headless with OpenGL (EGL); on the thread that first drew at that
-        size and mode. RuntimeError where the build has no renderer."""
+        array, row 0 at the top. Drawn headless with OpenGL (EGL), with a context of its own for each thread
+        that calls. RuntimeError where the build has no renderer."""
         if not _eddy._has_renderer:
             raise RuntimeError("render: this build of eddy has no renderer (EGL, OpenGL or libpng was missing; "
                                "bash scripts/setup.sh installs them)")
-        key = (int(width), int(height), mode or "")
+        size = (int(width), int(height), mode or "")
+        # an OpenGL context is current on the thread that made it alone: one drawing per thread
+        key = (_threading.get_ident(),) + size
         makers = self.__dict__.setdefault("_pictures", {})
         if key not in makers:
-            makers[key] = _eddy._PictureMaker(self._sim, *key)
+            makers[key] = _eddy._PictureMaker(self._sim, *size)
         return makers[key].draw(self._sim)
 
     # -------------------------------------------------------------- colliders and emitters

@@ -59,7 +59,9 @@ StepContext FluidSimulation::context() {
 }
 
 void FluidSimulation::settleQueries() {
-  if (queriesSettled_ || particles_.size() == 0) return;
+  // where particleArrays handed the memory out, positions may have been written there since the last
+  // settling (tools move particles between frames): the densities are measured again every time
+  if ((queriesSettled_ && !arraysHandedOut_) || particles_.size() == 0) return;
   StepContext ctx = context();
   solver_->updateDensity(ctx);
   queriesSettled_ = true;

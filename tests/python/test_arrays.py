@@ -270,7 +270,7 @@ def test_an_array_keeps_its_simulation_alive_and_the_simulation_dies_with_its_la
 def test_another_thread_is_refused_while_a_step_runs():
     import threading
     import time
-    sim = eddy.Simulation(set={"fluid.spacing": 0.03}, backend="cpu")
+    sim = eddy.Simulation(SCENES / "sphere_obstacle.json", backend="cpu", set={"fluid.spacing": 0.04})
     stepping = threading.Thread(target=sim.step, args=(200,))
     stepping.start()
     while sim.frame == 0:  # the step has begun
@@ -279,6 +279,11 @@ def test_another_thread_is_refused_while_a_step_runs():
         sim.add_particles([[1.0, 0.4, 0.2]])
     with pytest.raises(RuntimeError, match="busy"):
         sim.step()
+    # what a step writes besides the counters: its warnings' text, the colliders' poses
+    with pytest.raises(RuntimeError, match="busy"):
+        sim.warnings
+    with pytest.raises(RuntimeError, match="busy"):
+        sim.collider_pose(0)
     busy_at = sim.frame
     stepping.join()
     assert busy_at < 200 and sim.frame == 200
@@ -308,3 +313,43 @@ def test_arrays_taken_again_every_frame_are_warned_of_once_per_place():
     stale = [w for w in seen if issubclass(w.category, eddy.StaleArrayWarning)]
     assert sim.particle_count > 0 and positions.shape[0] == sim.particle_count
     assert len(stale) == 1 and "step: particle arrays taken before it" in str(stale[0].message)
+
+
+def test_rows_are_matched_after_the_last_call_that_needs_densities():
+    # DFSPH sorts its particles again for the densities stats() reads: an order taken before it is stale,
+    # one taken after it holds (docs/python.md)
+    sim = eddy.Simulation(set={**COARSE, "solver": "dfsph"}, backend="cpu")
+    pos, ids = sim.positions, sim.ids
+    sim.step(3)
+    before = np.argsort(ids)
+    sim.stats()
+    assert not np.array_equal(before, np.argsort(ids))
+    host = sim.to_host()
+    np.testing.assert_array_equal(pos[np.argsort(ids)], host["position"][np.argsort(host["id"])])
+
+
+def test_stale_array_warnings_point_at_the_callers_line():
+    import warnings
+    scene = eddy.Scene.load(SCENES / "jet_tank.json", set={"fluid.spacing": 0.03})
+    sim = eddy.Simulation(scene, backend="cpu")
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        positions = sim.positions  # noqa: F841  (alive, so the jet's particles make it stale)
+        sim.step(6)
+        positions = sim.positions  # noqa: F841
+        sim.advance(6 / scene.fps)
+    stale = [w for w in seen if issubclass(w.category, eddy.StaleArrayWarning)]
+    assert [str(w.message).split(":")[0] for w in stale] == ["step", "advance"]
+    assert all(w.filename == __file__ for w in stale), [w.filename for w in stale]
+
+
+@pytest.mark.parametrize("solver", ["pbf", "dfsph"])  # WCSPH carries its density (continuity)
+def test_densities_are_measured_where_positions_were_written(solver):
+    sim = eddy.Simulation(set={**COARSE, "solver": solver}, backend="cpu")
+    sim.step(2)
+    before = sim.to_host()["density"].mean()
+    positions = sim.positions
+    positions[:, 1] = positions[:, 1] * 0.5 + 0.01  # the column squashed to half its height
+    # twice the particles in each volume: far denser (the SPH sums see the neighbours the grid finds)
+    assert sim.to_host()["density"].mean() > 1.3 * before
+    assert sim.stats()["max_density_error"] > 0.3

@@ -77,3 +77,12 @@ def test_bad_input_names_what_is_allowed():
         eddy.Simulation(backend="gpu")
     with pytest.raises(ValueError, match="scene: an eddy.Scene"):
         eddy.Simulation(scene=42)
+
+
+def test_a_python_without_numpy_is_told_which_python_to_use():
+    import subprocess
+    import sys
+    run = subprocess.run([sys.executable, "-c", "import sys; sys.modules['numpy'] = None; import eddy"],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode != 0
+    assert "eddy needs numpy" in run.stderr and sys.executable in run.stderr and "Python module ON" in run.stderr

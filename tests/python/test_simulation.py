@@ -189,3 +189,33 @@ def test_render_into_an_array_shows_the_water(coarse_scene):
         sim.render(160, 90, mode="x")
     with pytest.raises(ValueError, match="from 16 to 16384"):
         sim.render(8, 8)
+
+
+def test_render_from_another_thread_draws_the_same_picture(coarse_scene):
+    if not eddy._eddy._has_renderer:
+        pytest.skip("this build has no renderer")
+    sim = eddy.Simulation(coarse_scene, backend="cpu")
+    sim.step()
+    here = sim.render(64, 48, mode="particles")
+    there = {}
+
+    def draw():
+        try:
+            there["picture"] = sim.render(64, 48, mode="particles")
+        except Exception as e:  # handed back to the test's thread
+            there["error"] = e
+
+    worker = threading.Thread(target=draw)
+    worker.start()
+    worker.join()
+    assert "error" not in there, there.get("error")
+    np.testing.assert_array_equal(there["picture"], here)
+
+
+def test_device_memory_grows_with_the_particles(coarse_scene):
+    sim = eddy.Simulation(coarse_scene, backend="cpu")
+    before = sim.device_memory_bytes
+    # positions and velocities alone take 24 bytes a particle
+    assert before > 24 * sim.particle_count
+    sim.add_particles(np.tile([1.2, 0.4, 0.3], (sim.particle_count, 1)))
+    assert sim.device_memory_bytes > before + 24 * sim.particle_count // 2
