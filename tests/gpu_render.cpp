@@ -146,11 +146,11 @@ TEST_F(GpuRender, CudaSimulationDrawnThroughInterop) {
 }
 
 // The reference pictures of Render.ReferencePictures (drawn on llvmpipe) drawn again by the GPU's own GL:
-// rasterisers differ pixel by pixel along edges, so the bound here is wider than llvmpipe's against
-// itself, but it must stay below what doubling the water's Fresnel F0 changes on this GL, so that the
-// comparison still notices shading that is wrong.
+// rasterisers differ pixel by pixel along edges (NVIDIA's EGL on an H100: 0.06, 0.03 and 0.03 steps of 255
+// over the water for particles, ssfr and surface), so the bound is 0.2, well below what doubling the
+// water's Fresnel F0 changes on that GL (0.58), which the comparison must notice.
 TEST_F(GpuRender, PicturesMatchTheReferencesDrawnOnLlvmpipe) {
-  constexpr double kMostDifference = 0.45;
+  constexpr double kMostDifference = 0.2;
   const std::vector<eddy::Vec3> points = column();
   const float radius = kSpacing / 2;
   const Camera camera = Camera::framing(points, radius);
