@@ -71,9 +71,13 @@ class Simulation {
  public:
   virtual ~Simulation() = default;
 
-  // advance one frame of 1/fps seconds in substeps
+  // advance one frame of 1/fps seconds in substeps. Throws SimulationBlowUp (its message names the frame,
+  // substep, cause and what to change) where the particles stop being finite or fly far outside the
+  // domain, or where time.max_substeps would stretch a substep past the stability limit; the state is
+  // left where the frame stopped.
   virtual void advanceFrame() = 0;
-  // advance exactly one substep of the given size (benchmarks, tests)
+  // advance exactly one substep of the given size (benchmarks, tests); throws SimulationBlowUp as
+  // advanceFrame does
   virtual void advanceSubstep(Real dt) = 0;
   // the longest substep the solver's stability allows from the current state (its CFL, viscous and body-force
   // limits, counting the speeds the scene prescribes now), infinity for a solver without one: the bound
@@ -126,7 +130,8 @@ class Simulation {
   // Between frames: the liquid's surface by the scene's "surface" settings (or the ones given), built on
   // the device from the particles where they are (only the mesh comes back to the host); the first call,
   // and a call with other settings, sets the reconstruction up. `group` names one of surfaceGroups(), or
-  // is empty for every particle.
+  // is empty for every particle; another name throws InputError, as do settings checkSurfaceSettings
+  // refuses.
   virtual void buildSurface(TriangleMesh& out, SurfaceStats* stats = nullptr,
                             const SurfaceSettings* settings = nullptr, const std::string& group = {}) = 0;
   // the same, left on the simulation's own device (the GPU's memory for the CUDA backend, the host's for the
