@@ -45,7 +45,8 @@ PUBLIC_ONLY = {"python", "examples", "apps"}
 # (including file, included header): why it is still allowed.
 ALLOWED = {}
 
-INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)
+# quoted or bracketed: <render/camera.h> would compile too, since the renderer's library hands src/ on
+INCLUDE = re.compile(r'^\s*#\s*include\s+["<]([^">]+)[">]', re.MULTILINE)
 
 
 def folder_of(path: pathlib.Path) -> str:

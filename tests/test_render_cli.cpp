@@ -224,4 +224,22 @@ TEST_F(RenderCli, VtkRunsDrawTheirSolidsBesideTheSurfaceAsPlyRunsDo) {
   EXPECT_EQ(differ, 0u);
 }
 
+// a picture larger than the GL can draw is refused naming the command and the flag that asked for it
+TEST_F(RenderCli, APictureTooLargeForTheGlNamesItsCommandAndFlag) {
+  if (!haveGl()) GTEST_SKIP() << "no OpenGL here";
+  const std::string scene = "'" + std::string(EDDY_SOURCE_DIR) + "/scenes/dam_break.json'";
+  EXPECT_EQ(
+      eddy(
+          "run " + scene +
+          " --frames 1 --set fluid.spacing=0.05 --backend cpu -q --render --render-size 100000x10 --out big"),
+      2);
+  EXPECT_NE(text("err.txt").find("run: --render-size 100000x10: each side must be 1 to"), std::string::npos)
+      << text("err.txt");
+  EXPECT_FALSE(fs::exists(dir_ / "big"));
+  EXPECT_EQ(eddy("render run --size 100000x10 -q --out huge"), 2);
+  EXPECT_NE(text("err.txt").find("render: --size 100000x10: each side must be 1 to"), std::string::npos)
+      << text("err.txt");
+  EXPECT_FALSE(fs::exists(dir_ / "huge"));
+}
+
 }  // namespace

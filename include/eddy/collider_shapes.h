@@ -27,9 +27,10 @@ struct ColliderShape {
 
 class ColliderShapes {
  public:
-  // Every collider of the scene, mesh files read and placed (relative to scene.sourcePath). Throws
-  // InputError naming the collider's key (scene.json: /colliders/N/shape) for a mesh that cannot be loaded,
-  // and for keyframes the simulation refuses.
+  // Every collider of the scene, its mesh placed (the meshes the scene carries: loadScene, or
+  // loadSceneMeshes for a scene made in code, read them). Throws InputError naming the collider's key
+  // (scene.json: /colliders/N/shape) for a mesh that could not be read or is not closed, and for keyframes
+  // the simulation refuses.
   explicit ColliderShapes(const SceneDesc& scene);
   ~ColliderShapes();
   ColliderShapes(const ColliderShapes&) = delete;

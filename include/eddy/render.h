@@ -59,9 +59,10 @@ class FrameRenderer {
   FrameRenderer(const FrameRenderer&) = delete;
   FrameRenderer& operator=(const FrameRenderer&) = delete;
 
-  // An OpenGL context of its own (EGL, no display), current on the calling thread, and the renderer of the
-  // scene's render.mode at look's size. Throws InputError where no EGL platform gives an OpenGL 4.3 context,
-  // the size is beyond the GL's limit, or a mesh collider's file cannot be loaded.
+  // Once, before any picture: an OpenGL context of its own (EGL, no display), current on the calling thread,
+  // and the renderer of the scene's render.mode at look's size. The pictures, and the destructor, run on
+  // this thread. Throws InputError where no EGL platform gives an OpenGL 4.3 context, the size is beyond the
+  // GL's limit ("render: --size ..."), or a mesh collider cannot be placed; RuntimeFailure on a second call.
   void start(const FrameLook& look);
   // "llvmpipe (LLVM 15.0.6, 256 bits) (EGL surfaceless)": what draws; after start
   std::string device() const;
@@ -79,6 +80,7 @@ class FrameRenderer {
   Picture drawSurface(const TriangleMesh& surface, const ParticleFrame& beside, double time);
 
  private:
+  void started() const;  // throws RuntimeFailure before start
   struct Drawing;
   std::unique_ptr<Drawing> drawing_;
 };

@@ -11,6 +11,7 @@
 #include "render/ellipsoid_buffer.h"
 #include "render/gl_context.h"
 #include "render/image.h"
+#include "render/offscreen_target.h"
 #include "render/particle_renderer.h"
 #include "render/radiance_hdr.h"
 #include "render/scene_look.h"
@@ -112,19 +113,29 @@ FrameRenderer::FrameRenderer(const SceneDesc& scene, bool withScenery, const std
 
 FrameRenderer::~FrameRenderer() = default;
 
+void FrameRenderer::started() const {
+  if (!drawing_->gl) throw RuntimeFailure("FrameRenderer: start() must come before the pictures");
+}
+
 void FrameRenderer::start(const FrameLook& look) {
   Drawing& d = *drawing_;
+  // the renderers' GL objects belong to the context made here: a second one would outlive them
+  if (d.gl) throw RuntimeFailure("FrameRenderer::start: called a second time");
   const RenderDesc& r = d.scene.render;
   d.look = look;
   d.gl = std::make_unique<render::HeadlessGl>();
-  if (r.mode == "surface") {
-    d.surface = std::make_unique<render::SurfaceRenderer>(look.width, look.height);
-    d.surface->setEnvironment(d.environment);
-  } else if (r.mode == "ssfr") {
-    d.fluid = std::make_unique<render::ScreenSpaceFluidRenderer>(look.width, look.height);
-    d.fluid->setEnvironment(d.environment);
-  } else {
-    d.particles = std::make_unique<render::ParticleRenderer>(look.width, look.height);
+  try {
+    if (r.mode == "surface") {
+      d.surface = std::make_unique<render::SurfaceRenderer>(look.width, look.height);
+      d.surface->setEnvironment(d.environment);
+    } else if (r.mode == "ssfr") {
+      d.fluid = std::make_unique<render::ScreenSpaceFluidRenderer>(look.width, look.height);
+      d.fluid->setEnvironment(d.environment);
+    } else {
+      d.particles = std::make_unique<render::ParticleRenderer>(look.width, look.height);
+    }
+  } catch (const render::PictureSizeRefused& e) {
+    throw InputError(std::string("render: --size ") + e.what());
   }
   // the floor and the colliders of the run's scene behind the water, and the MPM grains and solids (a mesh
   // that cannot be read stops here, before anything is written)
@@ -165,6 +176,7 @@ void FrameRenderer::start(const FrameLook& look) {
 }
 
 std::string FrameRenderer::device() const {
+  started();
   return drawing_->gl->renderer() + " (EGL " + drawing_->gl->platform() + ")";
 }
 double FrameRenderer::valueLow() const { return drawing_->style.valueLow; }
@@ -172,6 +184,7 @@ double FrameRenderer::valueTop() const { return drawing_->style.valueTop; }
 std::string FrameRenderer::unit() const { return drawing_->unit; }
 
 Picture FrameRenderer::drawParticles(const ParticleFrame& frame, double time) {
+  started();
   Drawing& d = *drawing_;
   const RenderDesc& r = d.scene.render;
   const bool particleMode = r.mode == "particles";
@@ -201,6 +214,7 @@ Picture FrameRenderer::drawParticles(const ParticleFrame& frame, double time) {
 }
 
 Picture FrameRenderer::drawSurface(const TriangleMesh& surface, const ParticleFrame& beside, double time) {
+  started();
   Drawing& d = *drawing_;
   std::vector<std::size_t> rows;
   splitMaterials(beside, d.scene, float(d.look.solidRadius), d.scenery.get(), false, rows);

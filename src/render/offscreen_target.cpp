@@ -16,8 +16,8 @@ OffscreenTarget::OffscreenTarget(int width, int height) : width_(width), height_
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &texture);
   largest = std::min(largest, texture);
   if (width <= 0 || height <= 0 || width > largest || height > largest)
-    throw InputError("render: --size " + std::to_string(width) + "x" + std::to_string(height) +
-                     ": each side must be 1 to " + std::to_string(largest) + " pixels on this GL");
+    throw PictureSizeRefused(std::to_string(width) + "x" + std::to_string(height) +
+                             ": each side must be 1 to " + std::to_string(largest) + " pixels on this GL");
   glGenFramebuffers(1, &framebuffer_);
   glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_);
   // textures, not renderbuffers: compute passes read the colour and depth drawn so far

@@ -3,6 +3,8 @@
 // another framebuffer (a window's, in `eddy view`).
 #pragma once
 
+#include <eddy/error.h>
+
 #include "render/image.h"
 
 namespace eddy::render {
@@ -13,6 +15,12 @@ struct Rgb {
 
 // what every picture is drawn over
 inline constexpr Rgb kBackground{0.93f, 0.93f, 0.91f};
+
+// a picture size the GL cannot draw: the message is "WxH: each side must be ..."; the command that asked for
+// the size puts its name and flag in front
+struct PictureSizeRefused : InputError {
+  using InputError::InputError;
+};
 
 class OffscreenTarget {
  public:

@@ -5,6 +5,7 @@
 #include "render/gl_context.h"
 #include "render/image.h"
 #include "render/live_picture.h"
+#include "render/offscreen_target.h"
 
 namespace eddy {
 
@@ -44,7 +45,11 @@ PictureMaker::PictureMaker(const SceneDesc& scene, int width, int height, const 
     throw InputError("picture size " + std::to_string(width) + "x" + std::to_string(height) +
                      ": width and height from 16 to 16384 pixels");
   drawing_ = std::make_unique<Drawing>();
-  drawing_->picture = std::make_unique<render::LivePicture>(look, width, height, "picture");
+  try {
+    drawing_->picture = std::make_unique<render::LivePicture>(look, width, height, "picture");
+  } catch (const render::PictureSizeRefused& e) {
+    throw InputError(std::string("render: picture size ") + e.what());
+  }
 }
 
 PictureMaker::PictureMaker(const SceneDesc& scene, int width, int height, const std::string& mode,
@@ -54,7 +59,11 @@ PictureMaker::PictureMaker(const SceneDesc& scene, int width, int height, const 
                      ": width and height must be positive");
   const SceneDesc look = withMode(scene, mode);
   drawing_ = std::make_unique<Drawing>();
-  drawing_->picture = std::make_unique<render::LivePicture>(look, width, height, command);
+  try {
+    drawing_->picture = std::make_unique<render::LivePicture>(look, width, height, command);
+  } catch (const render::PictureSizeRefused& e) {
+    throw InputError(command + ": --render-size " + e.what());
+  }
 }
 
 PictureMaker::~PictureMaker() = default;

@@ -10,6 +10,7 @@
 #include "render/gl_context.h"
 #include "render/interop_buffer.h"
 #include "render/mesh_buffer.h"
+#include "render/offscreen_target.h"
 #include "render/particle_buffer.h"
 #include "render/particle_renderer.h"
 #include "render/screen_space_fluid_renderer.h"
@@ -41,12 +42,16 @@ RenderTimer::RenderTimer(const std::string& mode, bool ellipsoids, int width, in
   d.ssfr = mode == "ssfr";
   d.surface = mode == "surface";
   d.ellipsoids = d.ssfr && ellipsoids;
-  if (d.ssfr)
-    d.fluid = std::make_unique<render::ScreenSpaceFluidRenderer>(width, height);
-  else if (d.surface)
-    d.water = std::make_unique<render::SurfaceRenderer>(width, height);
-  else
-    d.spheres = std::make_unique<render::ParticleRenderer>(width, height);
+  try {
+    if (d.ssfr)
+      d.fluid = std::make_unique<render::ScreenSpaceFluidRenderer>(width, height);
+    else if (d.surface)
+      d.water = std::make_unique<render::SurfaceRenderer>(width, height);
+    else
+      d.spheres = std::make_unique<render::ParticleRenderer>(width, height);
+  } catch (const render::PictureSizeRefused& e) {
+    throw InputError(std::string("bench: --render-size ") + e.what());
+  }
 }
 
 RenderTimer::~RenderTimer() = default;

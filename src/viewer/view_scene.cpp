@@ -1,13 +1,17 @@
 // <eddy/viewer.h>: the viewer's frames on a display, one after the other, with their timings.
+#include <eddy/error.h>
 #include <eddy/viewer.h>
 
 #include "render/image.h"
+#include "render/offscreen_target.h"
 #include "viewer/display.h"
 #include "viewer/viewer.h"
 
 namespace eddy {
 
-ViewReport viewScene(const SceneDesc& scene, Backend backend, const ViewSettings& s) {
+namespace {
+
+ViewReport viewSceneAtSize(const SceneDesc& scene, Backend backend, const ViewSettings& s) {
   std::unique_ptr<viewer::Display> display =
       s.offscreen ? viewer::openOffscreen(s.width, s.height)
                   : viewer::openWindow(s.width, s.height, "eddy view: " + scene.name, s.vsync);
@@ -35,6 +39,16 @@ ViewReport viewScene(const SceneDesc& scene, Backend backend, const ViewSettings
   report.display = display->description();
   report.failure = view.failure();
   return report;
+}
+
+}  // namespace
+
+ViewReport viewScene(const SceneDesc& scene, Backend backend, const ViewSettings& s) {
+  try {
+    return viewSceneAtSize(scene, backend, s);
+  } catch (const render::PictureSizeRefused& e) {
+    throw InputError(std::string("view: --size ") + e.what());
+  }
 }
 
 }  // namespace eddy
