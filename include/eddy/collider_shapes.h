@@ -4,8 +4,8 @@
 #pragma once
 
 #include <eddy/mesh.h>
-#include <eddy/scene.h>
 #include <eddy/simulation.h>
+#include <eddy/simulation_desc.h>
 #include <eddy/vec3.h>
 
 #include <cstddef>
@@ -31,7 +31,7 @@ class ColliderShapes {
   // loadSceneMeshes for a scene made in code, read them). Throws InputError naming the collider's key
   // (scene.json: /colliders/N/shape) for a mesh that could not be read or is not closed, and for keyframes
   // the simulation refuses.
-  explicit ColliderShapes(const SceneDesc& scene);
+  explicit ColliderShapes(const SimulationDesc& scene);
   ~ColliderShapes();
   ColliderShapes(const ColliderShapes&) = delete;
   ColliderShapes& operator=(const ColliderShapes&) = delete;

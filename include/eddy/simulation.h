@@ -4,7 +4,7 @@
 #include <eddy/backend.h>
 #include <eddy/mesh.h>
 #include <eddy/profile.h>
-#include <eddy/scene.h>
+#include <eddy/simulation_desc.h>
 #include <eddy/simulation_state.h>
 #include <eddy/surface.h>
 
@@ -14,6 +14,8 @@
 #include <vector>
 
 namespace eddy {
+
+struct SceneDesc;  // <eddy/scene.h>
 
 // statistics of one frame, reduced on the device
 struct FrameStats {
@@ -114,6 +116,7 @@ class Simulation {
   virtual SimulationState saveState() = 0;
   virtual void restoreState(const SimulationState& state) = 0;
 
+  // the scene this simulation was made from, in full (include <eddy/scene.h> to read it)
   virtual const SceneDesc& scene() const = 0;
   virtual Backend backend() const = 0;
   virtual Profile& profile() = 0;

@@ -55,14 +55,14 @@ struct SurfaceStats {
 };
 
 // a scene's "surface" section in lengths: cell and radius from the fluid's spacing
-struct SceneDesc;
-SurfaceSettings surfaceSettingsFor(const SceneDesc& scene);
+struct SimulationDesc;
+SurfaceSettings surfaceSettingsFor(const SimulationDesc& scene);
 
 // The groups whose particles get surfaces of their own: in an MPM scene whose surface section says
 // "groups": "material" and whose emitters use more than one material type, those types in the order of the
 // emitters that first use them (surfaces surface_<type>_NNNNNN, each of the particles of the emitters of
 // that type); otherwise none (one surface of every particle).
-std::vector<std::string> surfaceGroupNames(const SceneDesc& scene);
+std::vector<std::string> surfaceGroupNames(const SimulationDesc& scene);
 
 // throws InputError naming the setting for a cell, radius, volume or iteration count it cannot use
 void checkSurfaceSettings(const SurfaceSettings& settings);

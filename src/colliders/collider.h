@@ -13,7 +13,7 @@
 #pragma once
 
 #include <eddy/error.h>
-#include <eddy/scene.h>
+#include <eddy/simulation_desc.h>
 #include <eddy/vec3.h>
 
 #include <cmath>

@@ -6,7 +6,7 @@
 #pragma once
 
 #include <eddy/mesh.h>
-#include <eddy/scene.h>
+#include <eddy/simulation_desc.h>
 #include <eddy/vec3.h>
 
 #include <string>

@@ -1,7 +1,7 @@
 // Nozzle emitter: a disc that releases layers of particles along its direction at a fixed speed.
 #pragma once
 
-#include <eddy/scene.h>
+#include <eddy/simulation_desc.h>
 #include <eddy/simulation_state.h>
 #include <eddy/vec3.h>
 

@@ -2,7 +2,7 @@
 // body-centred cubic lattice at the rest spacing, with optional deterministic jitter.
 #pragma once
 
-#include <eddy/scene.h>
+#include <eddy/simulation_desc.h>
 #include <eddy/vec3.h>
 
 #include <vector>

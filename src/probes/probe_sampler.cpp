@@ -17,7 +17,7 @@ constexpr int kMostFaceSamples = 33;  // along one axis of a probe's face
 constexpr Real kLeastFluidShare = Real(0.1);
 }  // namespace
 
-ProbeSampler::ProbeSampler(const SceneDesc& scene, bool withPressure, int maxRows)
+ProbeSampler::ProbeSampler(const SimulationDesc& scene, bool withPressure, int maxRows)
     : desc_(scene.probes), withPressure_(withPressure), maxRows_(std::max(maxRows, 1)) {
   Real g = length(scene.forces.gravity);
   if (g > 0) up_ = scene.forces.gravity * Real(-1 / g);

@@ -24,7 +24,7 @@
 // reads a frame's samples in one copy at the end of the frame.
 #pragma once
 
-#include <eddy/scene.h>
+#include <eddy/simulation_desc.h>
 
 #include <string>
 #include <vector>
@@ -57,7 +57,7 @@ struct ProbeInputs {
 class ProbeSampler {
  public:
   // maxRows: samples a frame can hold (one per substep at most, and one at the frame's end)
-  ProbeSampler(const SceneDesc& scene, bool withPressure, int maxRows);
+  ProbeSampler(const SimulationDesc& scene, bool withPressure, int maxRows);
 
   // the CSV header after "time": NAME.pressure, NAME.density, NAME.vx, NAME.vy, NAME.vz; NAME.elevation
   std::vector<std::string> columns() const;

@@ -17,7 +17,7 @@ std::string vec(Vec3 v) {
 }
 
 // the solver's stiffness keys, which set how short a stable substep must be
-std::string stiffnessAdvice(const SceneDesc& s) {
+std::string stiffnessAdvice(const SimulationDesc& s) {
   char buf[160];
   if (s.solver == "wcsph" && s.wcsph.equationOfState == "linear") {
     std::snprintf(buf, sizeof buf, "lower wcsph.stiffness (now %g m^2/s^2)", double(s.wcsph.stiffness));
@@ -40,7 +40,7 @@ std::string stiffnessAdvice(const SceneDesc& s) {
 }
 
 // what lengthens the stable substep itself, for a run that needs more substeps than time.max_substeps
-std::string longerSubstepAdvice(const SceneDesc& s) {
+std::string longerSubstepAdvice(const SimulationDesc& s) {
   if (s.solver == "dfsph") {
     char buf[160];
     std::snprintf(buf, sizeof buf, "raise dfsph.cfl (now %g; the papers' 0.4 is the usual choice)",
@@ -66,7 +66,7 @@ bool findOffendingParticle(const HostParticles& p, Vec3 lo, Vec3 hi, std::size_t
   return found;
 }
 
-std::string blowUpMessage(const BlowUpFacts& f, const SceneDesc& s, const HostParticles& p) {
+std::string blowUpMessage(const BlowUpFacts& f, const SimulationDesc& s, const HostParticles& p) {
   std::string where = "the simulation blew up in frame " + std::to_string(f.frame) + ", substep " +
                       std::to_string(f.substep) + " (solver " + f.solver + ")";
   if (f.kind == BlowUpKind::SubstepTooShort) {

@@ -2,8 +2,8 @@
 // lowest id, and where it was), why (the likely cause) and what to change, in one paragraph.
 #pragma once
 
-#include <eddy/scene.h>
 #include <eddy/simulation.h>
+#include <eddy/simulation_desc.h>
 
 #include <cstdint>
 #include <string>
@@ -34,6 +34,7 @@ struct BlowUpFacts {
 // outside [lo, hi]; false when every particle is fine
 bool findOffendingParticle(const HostParticles& p, Vec3 lo, Vec3 hi, std::size_t& index);
 
-std::string blowUpMessage(const BlowUpFacts& facts, const SceneDesc& scene, const HostParticles& particles);
+std::string blowUpMessage(const BlowUpFacts& facts, const SimulationDesc& scene,
+                          const HostParticles& particles);
 
 }  // namespace eddy

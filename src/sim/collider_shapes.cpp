@@ -15,7 +15,7 @@ struct ColliderShapes::Motions {
   std::vector<ColliderData> poses;
 };
 
-ColliderShapes::ColliderShapes(const SceneDesc& scene) : motions_(std::make_unique<Motions>()) {
+ColliderShapes::ColliderShapes(const SimulationDesc& scene) : motions_(std::make_unique<Motions>()) {
   const std::size_t n = scene.colliders.size();
   motions_->keyframes.reserve(n);  // the poses point into these: no reallocation
   for (std::size_t i = 0; i < n; ++i) {

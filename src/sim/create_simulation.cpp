@@ -1,5 +1,6 @@
 // Picks the backend's implementation of the one engine source (host-only: it calls both namespaces).
 #include <eddy/error.h>
+#include <eddy/scene.h>
 #include <eddy/simulation.h>
 #include <eddy/surface.h>
 
@@ -8,7 +9,8 @@
 
 namespace eddy {
 namespace cpu {
-std::unique_ptr<Simulation> makeSimulation(const SceneDesc& scene);
+std::unique_ptr<Simulation> makeSimulation(std::shared_ptr<const SceneDesc> scene,
+                                           const SimulationDesc& physics);
 std::vector<std::string> solverNames();
 MeshSdfStats timeMeshSdfBuild(const TriangleMesh& mesh, const MeshSdfSettings& settings, int repeats);
 MeshSdfStats buildMeshField(const TriangleMesh& mesh, const MeshSdfSettings& settings,
@@ -20,7 +22,8 @@ HostEllipsoids particleEllipsoids(const std::vector<Vec3>& particles, const Surf
 }  // namespace cpu
 #if EDDY_WITH_CUDA
 namespace cuda {
-std::unique_ptr<Simulation> makeSimulation(const SceneDesc& scene);
+std::unique_ptr<Simulation> makeSimulation(std::shared_ptr<const SceneDesc> scene,
+                                           const SimulationDesc& physics);
 MeshSdfStats timeMeshSdfBuild(const TriangleMesh& mesh, const MeshSdfSettings& settings, int repeats);
 MeshSdfStats buildMeshField(const TriangleMesh& mesh, const MeshSdfSettings& settings,
                             std::vector<Real>& values);
@@ -33,15 +36,18 @@ HostEllipsoids particleEllipsoids(const std::vector<Vec3>& particles, const Surf
 
 std::unique_ptr<Simulation> createSimulation(const SceneDesc& scene, Backend backend) {
   backend = resolveBackend(backend);
+  // the engine reads the physics; the facade keeps the whole scene on the host for scene()
+  auto whole = std::make_shared<const SceneDesc>(scene);
+  const SimulationDesc& physics = *whole;
   if (backend == Backend::Cuda) {
 #if EDDY_WITH_CUDA
     if (!cudaAvailable()) throw InputError("--backend cuda: no CUDA GPU is available on this machine");
-    return cuda::makeSimulation(scene);
+    return cuda::makeSimulation(whole, physics);
 #else
     throw InputError("--backend cuda: this build of eddy has no CUDA backend (rebuild with -DEDDY_CUDA=ON)");
 #endif
   }
-  return cpu::makeSimulation(scene);
+  return cpu::makeSimulation(whole, physics);
 }
 
 std::vector<std::string> solverNames() { return cpu::solverNames(); }

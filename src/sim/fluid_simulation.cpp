@@ -2,18 +2,19 @@
 
 #include <eddy/error.h>
 
-#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 
+#include "sim/between_frames.h"
 #include "sim/particle_copies.h"
 #include "sim/time_step.h"
 
 namespace eddy::EDDY_NS {
 
-FluidSimulation::FluidSimulation(const SceneDesc& scene)
-    : scene_(scene), nozzles_(scene_), surfaces_(scene_) {
+FluidSimulation::FluidSimulation(std::shared_ptr<const SceneDesc> scene, const SimulationDesc& physics)
+    : wholeScene_(std::move(scene)), scene_(physics), nozzles_(scene_), surfaces_(scene_) {
   solver_ = makeSolver(scene_);
   InitialParticles initial;
   assembleScene(scene_, prims_, model_, initial);
@@ -138,15 +139,8 @@ SubstepSchedule::Substep FluidSimulation::scheduleSubstep(SubstepSchedule& sched
 }
 
 void FluidSimulation::stopOnBlowUp(BlowUpKind kind, double neededDt, double allowedDt) {
-  BlowUpFacts f;
-  f.kind = kind;
-  f.solver = solver_->name();
-  f.frame = frame_ + 1;
-  f.substep = substeps_ + 1;
-  f.lo = model_.blowUpLo;
-  f.hi = model_.blowUpHi;
-  f.neededDt = neededDt;
-  f.allowedDt = allowedDt;
+  BlowUpFacts f{kind,     solver_->name(), frame_ + 1, substeps_ + 1, model_.blowUpLo, model_.blowUpHi,
+                neededDt, allowedDt};
   Index index = 0;
   if (kind == BlowUpKind::InvalidState && solver_->usesNeighborGrid() &&
       grid_.invalidParticle(index, f.position)) {
@@ -197,12 +191,7 @@ std::vector<ParticleArray> FluidSimulation::particleArrays() {
   arraysHandedOut_ = true;
   particles_.settle();
   particles_.keepReplacedStorage();
-  std::vector<ParticleArray> out;
-  for (const ParticleSet::Info& a : particles_.attributes())
-    if (a.persistent)
-      out.push_back(
-          {a.name, a.type, a.components, particles_.words(a.name), std::int64_t(particles_.size()), kDevice});
-  return out;
+  return persistentArrays(particles_);
 }
 
 void FluidSimulation::copyParticles(HostParticles& out) {
@@ -238,43 +227,15 @@ void FluidSimulation::overwriteParticle(std::int64_t i, Vec3 x, Vec3 v) {
 }
 
 void FluidSimulation::moveCollider(std::size_t i, Vec3 center, Vec3 velocity) {
-  // the last entry is the domain, not a scene collider
-  if (i + 1 >= model_.hostColliders.size())
-    throw RuntimeFailure("moveCollider: the scene has no collider " + std::to_string(i));
-  ColliderData& c = model_.hostColliders[i];
-  if (c.keyframeCount > 0 || isBarrier(c, model_.kernels.h))
-    throw RuntimeFailure(
-        "moveCollider: collider " + std::to_string(i) +
-        (c.keyframeCount > 0 ? " follows keyframes" : " is thinner than the kernel support"));
-  // colliders move as center + velocity * t over the simulation's clock
-  c.center = center - velocity * Real(time_);
-  c.linearVelocity = velocity;
-  model_.colliders.upload(&c, 1, i);
+  setColliderMotion(model_, i, center, velocity, Real(time_));
   queriesSettled_ = false;  // the walls' share of the density moves with the collider
 }
 
 void FluidSimulation::addParticles(const std::vector<Vec3>& position, const std::vector<Vec3>& velocity,
                                    std::size_t emitter) {
-  // every check first: a refused call changes nothing
-  if (position.size() != velocity.size())
-    throw InputError("addParticles: " + std::to_string(position.size()) + " positions and " +
-                     std::to_string(velocity.size()) + " velocities; give one of each per particle");
-  if (emitter >= scene_.emitters.size())
-    throw InputError("addParticles: the scene has no emitter " + std::to_string(emitter) + " (it has " +
-                     std::to_string(scene_.emitters.size()) + ")");
-  const Vec3 lo = scene_.domain.min, hi = scene_.domain.max;
-  for (std::size_t i = 0; i < position.size(); ++i) {
-    const Vec3 x = position[i], v = velocity[i];
-    if (!std::isfinite(x.x) || !std::isfinite(x.y) || !std::isfinite(x.z) || !std::isfinite(v.x) ||
-        !std::isfinite(v.y) || !std::isfinite(v.z))
-      throw InputError("addParticles: particle " + std::to_string(i) + " has a value that is not finite");
-    if (x.x < lo.x || x.y < lo.y || x.z < lo.z || x.x > hi.x || x.y > hi.y || x.z > hi.z)
-      throw InputError("addParticles: particle " + std::to_string(i) + " at (" + std::to_string(x.x) + ", " +
-                       std::to_string(x.y) + ", " + std::to_string(x.z) + ") is outside the domain");
-  }
+  checkAddedParticles(scene_, position, velocity, emitter,
+                      particles_.size());  // a refused call changes nothing
   if (position.empty()) return;
-  if (std::int64_t(particles_.size()) + std::int64_t(position.size()) > std::int64_t(kMostParticles))
-    throw InputError("addParticles: more than " + std::to_string(kMostParticles) + " particles in all");
   Index first = particles_.size();
   // room for these and for what the nozzles may still release: they never grow the storage in a substep
   particles_.reserve(Index(first + std::int64_t(position.size()) + nozzles_.remaining()));
@@ -287,35 +248,12 @@ void FluidSimulation::addParticles(const std::vector<Vec3>& position, const std:
   keepArraysInPlace();
 }
 
-ColliderPose FluidSimulation::colliderPose(std::size_t i) const {
-  if (i + 1 >= model_.hostColliders.size())
-    throw RuntimeFailure("colliderPose: the scene has no collider " + std::to_string(i));
-  ColliderData c = model_.hostColliders[i];
-  // the device copy's keyframes live in device memory: evaluate the host's copy of them
-  if (c.keyframeCount > 0) c.keyframes = model_.hostKeyframes.data() + model_.firstKeyframe[i];
-  Real t = Real(time_);
-  ColliderPose pose;
-  pose.center = colliderCenter(c, t);
-  pose.orientation = colliderOrientation(c, t);
-  if (c.keyframeCount > 0) {
-    KeyframeAt at = keyframeAt(c, t);
-    pose.linearVelocity = at.moving ? at.frame->velocity : Vec3{};
-    pose.angularVelocity = at.moving ? at.frame->spin : Vec3{};
-  } else {
-    pose.linearVelocity = c.linearVelocity;
-    pose.angularVelocity = c.angularVelocity;
-  }
-  return pose;
-}
-
 SimulationState FluidSimulation::saveState() {
   SimulationState s;
   s.frame = frame_;
   s.time = time_;
   s.substeps = substeps_;
-  s.particles = particles_.size();
-  s.nextId = particles_.nextId();
-  saveAttributes(particles_, s);
+  saveParticles(particles_, s);
   StepContext ctx = context();
   s.solver = solver_->saveState(ctx);
   s.nozzles = nozzles_.states();
@@ -324,18 +262,13 @@ SimulationState FluidSimulation::saveState() {
 
 void FluidSimulation::restoreState(const SimulationState& s) {
   // every check first, so that a state that does not fit leaves this simulation as it was
-  // more than the scene's emitters make is fine: particles may have been added (addParticles)
-  if (s.particles < 0 || s.particles > std::int64_t(kMostParticles))
-    throw InputError("the saved state does not fit the scene: " + std::to_string(s.particles) + " particles");
   nozzles_.checkStates(s.nozzles);
-  std::vector<const AttributeState*> saved = matchAttributes(particles_, s);
+  std::vector<const AttributeState*> saved = checkSavedParticles(particles_, s);
   StepContext ctx = context();
   solver_->restoreState(ctx, s.solver);  // checks its bytes before it changes anything
 
-  // room for the state's particles and what its nozzles may still release, in one growth at most
-  particles_.reserve(Index(s.particles + nozzles_.remaining(s.nozzles)));
-  particles_.restore(Index(s.particles), s.nextId);
-  for (const AttributeState* a : saved) particles_.upload(a->name, a->bytes);
+  // room for the state's particles and what its nozzles may still release
+  restoreParticles(particles_, s, saved, s.particles + nozzles_.remaining(s.nozzles));
   gridOrder_ = false;
   queriesSettled_ = false;
   nozzles_.restore(s.nozzles);
@@ -354,8 +287,9 @@ std::size_t FluidSimulation::deviceMemoryBytes() const {
          solver_->deviceBytes() + surfaces_.bytes() + measurements_->bytes();
 }
 
-std::unique_ptr<Simulation> makeSimulation(const SceneDesc& scene) {
-  return std::make_unique<FluidSimulation>(scene);
+std::unique_ptr<Simulation> makeSimulation(std::shared_ptr<const SceneDesc> scene,
+                                           const SimulationDesc& physics) {
+  return std::make_unique<FluidSimulation>(std::move(scene), physics);
 }
 
 }  // namespace eddy::EDDY_NS

@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "sim/between_frames.h"
 #include "sim/blow_up_report.h"
 #include "sim/frame_statistics.h"
 #include "sim/measurements.h"
@@ -24,7 +25,7 @@ namespace eddy::EDDY_NS {
 
 class FluidSimulation final : public Simulation {
  public:
-  explicit FluidSimulation(const SceneDesc& scene);
+  FluidSimulation(std::shared_ptr<const SceneDesc> scene, const SimulationDesc& physics);
 
   void advanceFrame() override;
   void advanceSubstep(Real dt) override;
@@ -36,7 +37,7 @@ class FluidSimulation final : public Simulation {
   void restoreState(const SimulationState& state) override;
   std::vector<ParticleArray> particleArrays() override;
 
-  const SceneDesc& scene() const override { return scene_; }
+  const SceneDesc& scene() const override { return *wholeScene_; }
   Backend backend() const override { return kBackend; }
   Profile& profile() override {
     timers_.flush();
@@ -50,7 +51,9 @@ class FluidSimulation final : public Simulation {
   std::size_t deviceMemoryBytes() const override;
   void overwriteParticle(std::int64_t i, Vec3 x, Vec3 v) override;
   void moveCollider(std::size_t collider, Vec3 center, Vec3 velocity) override;
-  ColliderPose colliderPose(std::size_t collider) const override;
+  ColliderPose colliderPose(std::size_t collider) const override {
+    return colliderPoseAt(model_, collider, Real(time_));
+  }
   void addParticles(const std::vector<Vec3>& position, const std::vector<Vec3>& velocity,
                     std::size_t emitter = 0) override;
   std::int64_t particleCapacity() const override { return particles_.capacity() - nozzles_.remaining(); }
@@ -92,7 +95,8 @@ class FluidSimulation final : public Simulation {
     if (arraysHandedOut_) particles_.settle();
   }
 
-  SceneDesc scene_;
+  std::shared_ptr<const SceneDesc> wholeScene_;  // scene() (host code reads its output and render sections)
+  SimulationDesc scene_;                         // what the engine reads
   Primitives prims_;
   SceneModel model_;
   ParticleSet particles_;
@@ -116,6 +120,7 @@ class FluidSimulation final : public Simulation {
   std::int64_t substepsAtFrameStart_ = 0;
 };
 
-std::unique_ptr<Simulation> makeSimulation(const SceneDesc& scene);
+std::unique_ptr<Simulation> makeSimulation(std::shared_ptr<const SceneDesc> scene,
+                                           const SimulationDesc& physics);
 
 }  // namespace eddy::EDDY_NS

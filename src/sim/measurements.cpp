@@ -6,7 +6,7 @@
 
 namespace eddy::EDDY_NS {
 
-Measurements::Measurements(const SceneDesc& scene, StepContext& ctx, Solver& solver) : scene_(scene) {
+Measurements::Measurements(const SimulationDesc& scene, StepContext& ctx, Solver& solver) : scene_(scene) {
   pressure_ = Buffer<Real>(kDevice, std::size_t(std::max<Index>(ctx.particles.capacity(), 1)));
   hasPressure_ = solver.pressures(ctx, pressure_.data());
   if (scene.probes.empty()) return;

@@ -3,7 +3,7 @@
 // the solver's pressure, which is also what particle files write.
 #pragma once
 
-#include <eddy/scene.h>
+#include <eddy/simulation_desc.h>
 
 #include <memory>
 #include <string>
@@ -18,7 +18,7 @@ namespace eddy::EDDY_NS {
 class Measurements {
  public:
   // throws InputError for probes in a scene whose solver has no neighbour grid to read them through
-  Measurements(const SceneDesc& scene, StepContext& ctx, Solver& solver);
+  Measurements(const SimulationDesc& scene, StepContext& ctx, Solver& solver);
 
   // each particle's pressure, Pa, as the solver has it now; null where the solver has none (PBF, MPM)
   const Real* pressures(StepContext& ctx, Solver& solver);
@@ -41,7 +41,7 @@ class Measurements {
   std::size_t bytes() const;
 
  private:
-  const SceneDesc& scene_;
+  const SimulationDesc& scene_;
   Buffer<Real> pressure_;  // a value per particle
   bool hasPressure_ = false;
   std::unique_ptr<ProbeSampler> probes_;  // only with probes in the scene

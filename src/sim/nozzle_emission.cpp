@@ -7,7 +7,7 @@
 
 namespace eddy::EDDY_NS {
 
-NozzleEmission::NozzleEmission(const SceneDesc& scene) : scene_(scene) {
+NozzleEmission::NozzleEmission(const SimulationDesc& scene) : scene_(scene) {
   for (std::size_t i = 0; i < scene.emitters.size(); ++i) {
     const EmitterDesc& e = scene.emitters[i];
     if (e.type != "nozzle") continue;

@@ -2,8 +2,8 @@
 // particles they add to the set in a substep (handed to the solver with the emitter they came from).
 #pragma once
 
-#include <eddy/scene.h>
 #include <eddy/simulation.h>
+#include <eddy/simulation_desc.h>
 
 #include <vector>
 
@@ -14,7 +14,7 @@ namespace eddy::EDDY_NS {
 
 class NozzleEmission {
  public:
-  explicit NozzleEmission(const SceneDesc& scene);
+  explicit NozzleEmission(const SimulationDesc& scene);
 
   std::size_t size() const { return nozzles_.size(); }
   // Simulation::setNozzleActive: a paused nozzle skips its layers
@@ -35,7 +35,7 @@ class NozzleEmission {
   void restore(const std::vector<NozzleState>& states);
 
  private:
-  const SceneDesc& scene_;
+  const SimulationDesc& scene_;
   std::vector<NozzleEmitter> nozzles_;
   std::vector<int> emitter_;  // scene emitter index of each nozzle
   std::vector<char> active_;  // setActive

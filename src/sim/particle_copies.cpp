@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "sim/scene_model.h"
 #include "solvers/mpm/moving_least_squares_mpm.h"
 
 namespace eddy::EDDY_NS {
@@ -63,15 +64,30 @@ void copyValues(const ParticleSet& particles, const std::string& quantity, float
   }
 }
 
-void saveAttributes(const ParticleSet& particles, SimulationState& s) {
+std::vector<ParticleArray> persistentArrays(ParticleSet& particles) {
+  std::vector<ParticleArray> out;
+  for (const ParticleSet::Info& a : particles.attributes())
+    if (a.persistent)
+      out.push_back(
+          {a.name, a.type, a.components, particles.words(a.name), std::int64_t(particles.size()), kDevice});
+  return out;
+}
+
+void saveParticles(const ParticleSet& particles, SimulationState& s) {
+  s.particles = particles.size();
+  s.nextId = particles.nextId();
   for (const ParticleSet::Info& a : particles.attributes())
     if (a.persistent) s.attributes.push_back({a.name, a.components, a.type, particles.download(a.name)});
 }
 
-std::vector<const AttributeState*> matchAttributes(const ParticleSet& particles, const SimulationState& s) {
+std::vector<const AttributeState*> checkSavedParticles(const ParticleSet& particles,
+                                                       const SimulationState& s) {
   auto fail = [](const std::string& what) {
     throw InputError("the saved state does not fit the scene: " + what);
   };
+  // more than the scene's emitters make is fine: particles may have been added (addParticles)
+  if (s.particles < 0 || s.particles > std::int64_t(kMostParticles))
+    fail(std::to_string(s.particles) + " particles");
   auto typeName = [](AttributeType t) { return t == AttributeType::UInt32 ? "UInt32" : "Float32"; };
   std::vector<const AttributeState*> saved;
   for (const ParticleSet::Info& a : particles.attributes()) {
@@ -90,6 +106,13 @@ std::vector<const AttributeState*> matchAttributes(const ParticleSet& particles,
     fail(std::to_string(s.attributes.size()) + " particle attributes saved, " + std::to_string(saved.size()) +
          " expected");
   return saved;
+}
+
+void restoreParticles(ParticleSet& particles, const SimulationState& s,
+                      const std::vector<const AttributeState*>& saved, std::int64_t room) {
+  particles.reserve(Index(room));  // in one growth at most
+  particles.restore(Index(s.particles), s.nextId);
+  for (const AttributeState* a : saved) particles.upload(a->name, a->bytes);
 }
 
 }  // namespace eddy::EDDY_NS

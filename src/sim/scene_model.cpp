@@ -36,7 +36,7 @@ Real latticeMass(const FluidDesc& fluid, const SphKernels& k) {
 // Loads, checks, scales and places a mesh shape and builds its distance field into sdf; data (made by
 // makeShapeData) gets the placement and the field. `where` is the shape's JSON pointer, for messages
 // (needsInside: the mesh is filled, so it must be closed; a container needs that too).
-void placeMeshShape(const SceneDesc& scene, const SceneModel& model, Primitives& prims,
+void placeMeshShape(const SimulationDesc& scene, const SceneModel& model, Primitives& prims,
                     const ShapeDesc& shape, const std::string& where, MeshSdf& sdf, ColliderData& data,
                     bool needsInside = false) {
   // a tank needs an inside as a filled mesh does: no open shell
@@ -75,7 +75,7 @@ void placeMeshShape(const SceneDesc& scene, const SceneModel& model, Primitives&
 
 // a volume emitter's particles; a mesh (its own shape, or the collider it fills) is sampled through a host
 // copy of its distance field
-EmittedParticles fillVolume(const SceneDesc& scene, const SceneModel& model, Primitives& prims,
+EmittedParticles fillVolume(const SimulationDesc& scene, const SceneModel& model, Primitives& prims,
                             const EmitterDesc& e, int index, const std::vector<ColliderData>& cs,
                             const std::vector<const MeshSdf*>& colliderMesh) {
   const std::vector<ColliderDesc>& colliders = scene.colliders;
@@ -105,7 +105,7 @@ EmittedParticles fillVolume(const SceneDesc& scene, const SceneModel& model, Pri
 // The mesh colliders' fields were built before (placeMeshShape checked each against the memory then free),
 // so the free memory here is what they leave: the particles are checked against that, and the message
 // counts the fields in, since lowering their resolution makes room too.
-void checkMemory(const SceneDesc& scene, const SceneModel& model, std::int64_t particles) {
+void checkMemory(const SimulationDesc& scene, const SceneModel& model, std::int64_t particles) {
   double need = double(particles) * kBytesPerParticle + double(std::size_t(64) << 20);
   double free = double(freeDeviceBytes(kDevice));
   auto mib = [](double bytes) { return std::to_string(std::int64_t(bytes / (1024.0 * 1024.0))); };
@@ -128,7 +128,7 @@ void checkMemory(const SceneDesc& scene, const SceneModel& model, std::int64_t p
 // the colliders: the scene's, then the domain as a container; a mesh gets its distance field, exact to
 // beyond the kernel support (the wall term reads it out to h); keyframed ones read their keyframes from
 // one buffer, all colliders' one after another. colliderMesh: each scene collider's field, or null.
-std::vector<ColliderData> assembleColliders(const SceneDesc& scene, Primitives& prims, SceneModel& model,
+std::vector<ColliderData> assembleColliders(const SimulationDesc& scene, Primitives& prims, SceneModel& model,
                                             std::vector<const MeshSdf*>& colliderMesh) {
   std::vector<ColliderKeyframe> frames;
   for (std::size_t i = 0; i < scene.colliders.size(); ++i) {
@@ -183,7 +183,8 @@ std::size_t SceneModel::bytes() const {
   return colliders.bytes() + barriers.bytes() + keyframes.bytes() + meshBytes() + wallOverlaps.bytes();
 }
 
-void assembleScene(const SceneDesc& scene, Primitives& prims, SceneModel& model, InitialParticles& initial) {
+void assembleScene(const SimulationDesc& scene, Primitives& prims, SceneModel& model,
+                   InitialParticles& initial) {
   model.kernels = SphKernels::make(scene.fluid.supportRatio * scene.fluid.spacing);
   model.particleMass = latticeMass(scene.fluid, model.kernels);
   model.wall =

@@ -6,7 +6,7 @@
 // volume emitters and checks that the run fits the memory.
 #pragma once
 
-#include <eddy/scene.h>
+#include <eddy/simulation_desc.h>
 
 #include <cstdint>
 #include <memory>
@@ -55,6 +55,7 @@ struct InitialParticles {
 // Builds the model of `scene` and samples its volume emitters. Throws InputError naming the scene key for
 // a scene that cannot run: a mesh that cannot be placed or indexed, emitters that make no particles, more
 // particles than the memory holds or the engine can index.
-void assembleScene(const SceneDesc& scene, Primitives& prims, SceneModel& model, InitialParticles& initial);
+void assembleScene(const SimulationDesc& scene, Primitives& prims, SceneModel& model,
+                   InitialParticles& initial);
 
 }  // namespace eddy::EDDY_NS

@@ -11,7 +11,7 @@
 // run.
 #pragma once
 
-#include <eddy/scene.h>
+#include <eddy/simulation_desc.h>
 
 namespace eddy {
 

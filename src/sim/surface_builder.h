@@ -3,7 +3,7 @@
 // particles that get surfaces of their own (surface_groups.h).
 #pragma once
 
-#include <eddy/scene.h>
+#include <eddy/simulation_desc.h>
 
 #include <memory>
 #include <string>
@@ -18,7 +18,7 @@ namespace eddy::EDDY_NS {
 
 class SurfaceBuilder {
  public:
-  explicit SurfaceBuilder(const SceneDesc& scene) : scene_(scene), groups_(scene) {}
+  explicit SurfaceBuilder(const SimulationDesc& scene) : scene_(scene), groups_(scene) {}
 
   const std::vector<std::string>& groups() const { return groups_.names(); }
   // Simulation::buildSurface and buildSurfaceOnDevice: the scene's "surface" settings where none are given
@@ -36,7 +36,7 @@ class SurfaceBuilder {
   // the reconstruction for these settings (made, or made again, where they differ)
   SurfaceReconstructor& reconstructorFor(const SurfaceSettings* settings);
 
-  const SceneDesc& scene_;
+  const SimulationDesc& scene_;
   SurfaceGroups groups_;
   std::unique_ptr<SurfaceReconstructor> surface_;  // made by the first build
   ParticleEllipsoids ellipsoids_;                  // what buildEllipsoids returns a view of

@@ -10,7 +10,7 @@
 
 namespace eddy::EDDY_NS {
 
-SurfaceGroups::SurfaceGroups(const SceneDesc& scene) : names_(surfaceGroupNames(scene)) {
+SurfaceGroups::SurfaceGroups(const SimulationDesc& scene) : names_(surfaceGroupNames(scene)) {
   if (names_.empty()) return;
   for (const EmitterDesc& e : scene.emitters) emitterType_.push_back(e.material.type);
 }

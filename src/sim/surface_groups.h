@@ -3,7 +3,7 @@
 // the sand and snow it carries. The group's positions are gathered on the device.
 #pragma once
 
-#include <eddy/scene.h>
+#include <eddy/simulation_desc.h>
 
 #include <string>
 #include <vector>
@@ -15,7 +15,7 @@ namespace eddy::EDDY_NS {
 
 class SurfaceGroups {
  public:
-  explicit SurfaceGroups(const SceneDesc& scene);
+  explicit SurfaceGroups(const SimulationDesc& scene);
   // the material types that get surfaces of their own, in the order of the emitters that first use them;
   // empty when one surface holds every particle (every PBF and WCSPH scene, an MPM scene of one material,
   // or "groups": "all")

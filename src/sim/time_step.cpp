@@ -10,7 +10,7 @@ namespace eddy::EDDY_NS {
 // point's distance from the centre: the shape's own, or the farthest corner of the domain for a plane or
 // the domain itself); every keyframe segment that overlaps the interval counts. (The times compare in the
 // scene's precision: a keyframe at 0.2 s ends a segment at the frame that starts at 0.2 s.)
-Real prescribedSpeed(const SceneDesc& scene, const SceneModel& model, const NozzleEmission& nozzles,
+Real prescribedSpeed(const SimulationDesc& scene, const SceneModel& model, const NozzleEmission& nozzles,
                      double t0, double t1) {
   const Vec3 lo = scene.domain.min, hi = scene.domain.max;
   Real fastest = 0;
@@ -55,7 +55,7 @@ Real prescribedSpeed(const SceneDesc& scene, const SceneModel& model, const Nozz
   return std::max(fastest, nozzles.fastestJet(t0, t1));
 }
 
-Real motionTimeStep(const SceneDesc& scene, const ParticleSet& particles, Primitives& prims,
+Real motionTimeStep(const SimulationDesc& scene, const ParticleSet& particles, Primitives& prims,
                     Buffer<Real>& scratch, Real known) {
   Index n = particles.size();
   Real vmax = known;

@@ -9,7 +9,7 @@ namespace eddy::EDDY_NS {
 
 namespace {
 template <class S>
-std::unique_ptr<Solver> make(const SceneDesc& scene) {
+std::unique_ptr<Solver> make(const SimulationDesc& scene) {
   return std::make_unique<S>(scene);
 }
 }  // namespace
@@ -31,7 +31,7 @@ std::vector<std::string> solverNames() {
   return names;
 }
 
-std::unique_ptr<Solver> makeSolver(const SceneDesc& scene) {
+std::unique_ptr<Solver> makeSolver(const SimulationDesc& scene) {
   std::string names;
   for (const SolverEntry& e : registeredSolvers()) {
     if (scene.solver == e.name) return e.make(scene);

@@ -2,7 +2,7 @@
 // particle attributes it needs at set-up and advances the particles by one substep.
 #pragma once
 
-#include <eddy/scene.h>
+#include <eddy/simulation_desc.h>
 
 #include <cstdint>
 #include <limits>
@@ -31,7 +31,7 @@ struct WallTerms {
 
 // everything a substep reads (constant model) and writes (mutable state)
 struct StepContext {
-  const SceneDesc& scene;
+  const SimulationDesc& scene;
   ParticleSet& particles;
   NeighborGrid& grid;
   Primitives& prims;
@@ -112,7 +112,7 @@ class Solver {
   virtual void restoreState(StepContext& ctx, const std::string& bytes);
 };
 
-using SolverFactory = std::unique_ptr<Solver> (*)(const SceneDesc& scene);
+using SolverFactory = std::unique_ptr<Solver> (*)(const SimulationDesc& scene);
 
 struct SolverEntry {
   const char* name;
@@ -123,6 +123,6 @@ struct SolverEntry {
 const std::vector<SolverEntry>& registeredSolvers();
 // the registered solvers' names, in registration order (the scene key "solver" takes one)
 std::vector<std::string> solverNames();
-std::unique_ptr<Solver> makeSolver(const SceneDesc& scene);
+std::unique_ptr<Solver> makeSolver(const SimulationDesc& scene);
 
 }  // namespace eddy::EDDY_NS

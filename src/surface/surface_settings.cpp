@@ -1,6 +1,6 @@
 // The host side of the surface settings: method names, defaults from the particle spacing, and checks.
 #include <eddy/error.h>
-#include <eddy/scene.h>
+#include <eddy/simulation_desc.h>
 #include <eddy/surface.h>
 
 #include <algorithm>
@@ -10,7 +10,7 @@
 
 namespace eddy {
 
-std::vector<std::string> surfaceGroupNames(const SceneDesc& scene) {
+std::vector<std::string> surfaceGroupNames(const SimulationDesc& scene) {
   // only MPM keeps a material per particle; PBF and WCSPH particles are all water
   std::vector<std::string> names;
   if (scene.solver != "mpm" || scene.surface.groups != "material") return names;
@@ -59,7 +59,7 @@ SurfaceSettings SurfaceSettings::fromSpacing(Real spacing, Real cellInSpacings, 
   return s;
 }
 
-SurfaceSettings surfaceSettingsFor(const SceneDesc& scene) {
+SurfaceSettings surfaceSettingsFor(const SimulationDesc& scene) {
   const SurfaceDesc& d = scene.surface;
   SurfaceSettings s = SurfaceSettings::fromSpacing(scene.fluid.spacing, d.cell, d.radius);
   if (!parseSurfaceMethod(d.method, s.method))

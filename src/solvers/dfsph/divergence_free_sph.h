@@ -90,7 +90,7 @@ class DivergenceFreeSph final : public Solver {
   static constexpr Real kDivergenceNeighborhood = Real(20) / Real(26);
   // the substep keeps g dt^2 within this share of a spacing (stableTimeStepOf)
   static constexpr Real kGravityReach = Real(0.01);
-  explicit DivergenceFreeSph(const SceneDesc& scene) : settings_(scene.dfsph) {}
+  explicit DivergenceFreeSph(const SimulationDesc& scene) : settings_(scene.dfsph) {}
   const char* name() const override { return "dfsph"; }
   void setup(StepContext& ctx) override;
   void launchStableTimeStep(StepContext& ctx, int slot) override;

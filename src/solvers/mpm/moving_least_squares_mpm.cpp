@@ -50,7 +50,7 @@ EDDY_HD inline Real particleWaveSpeed(const MpmMaterial& m, Real plasticJ) {
 
 }  // namespace
 
-MpmMaterial mpmMaterialFor(const SceneDesc& scene, const MaterialDesc& d) {
+MpmMaterial mpmMaterialFor(const SimulationDesc& scene, const MaterialDesc& d) {
   Real density = d.density > 0 ? d.density : scene.fluid.restDensity;
   if (d.type == "elastic") return makeElastic(density, d.youngsModulus, d.poissonRatio);
   if (d.type == "snow")
@@ -65,7 +65,7 @@ MpmMaterial mpmMaterialFor(const SceneDesc& scene, const MaterialDesc& d) {
   return makeWater(density, s.bulkModulus, s.equationOfState == "tait", s.gamma, s.viscosity);
 }
 
-MovingLeastSquaresMpm::MovingLeastSquaresMpm(const SceneDesc& scene) : settings_(scene.mpm) {
+MovingLeastSquaresMpm::MovingLeastSquaresMpm(const SimulationDesc& scene) : settings_(scene.mpm) {
   transfer_ = settings_.transfer == "pic"    ? MpmTransfer::Pic
               : settings_.transfer == "flip" ? MpmTransfer::Flip
                                              : MpmTransfer::Apic;
@@ -75,7 +75,7 @@ MovingLeastSquaresMpm::MovingLeastSquaresMpm(const SceneDesc& scene) : settings_
 }
 
 void MovingLeastSquaresMpm::setup(StepContext& ctx) {
-  const SceneDesc& scene = ctx.scene;
+  const SimulationDesc& scene = ctx.scene;
   hostMaterials_.clear();
   for (const EmitterDesc& e : scene.emitters) hostMaterials_.push_back(mpmMaterialFor(scene, e.material));
   materials_ = Buffer<MpmMaterial>(kDevice, hostMaterials_.size());

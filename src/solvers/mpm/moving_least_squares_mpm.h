@@ -61,11 +61,11 @@ enum class MpmBoundary : int { Separate, Slip, Sticky };
 
 // the material of each scene emitter (type from its "material" object, water from the "mpm" section);
 // density 0 means fluid.rest_density
-MpmMaterial mpmMaterialFor(const SceneDesc& scene, const MaterialDesc& material);
+MpmMaterial mpmMaterialFor(const SimulationDesc& scene, const MaterialDesc& material);
 
 class MovingLeastSquaresMpm final : public Solver {
  public:
-  explicit MovingLeastSquaresMpm(const SceneDesc& scene);
+  explicit MovingLeastSquaresMpm(const SimulationDesc& scene);
   const char* name() const override { return "mpm"; }
   void setup(StepContext& ctx) override;
   void launchStableTimeStep(StepContext& ctx, int slot) override;

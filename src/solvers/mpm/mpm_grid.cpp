@@ -18,7 +18,7 @@ std::string mib(double bytes) { return std::to_string(std::int64_t(bytes / (1024
 
 }  // namespace
 
-void MpmGrid::setup(const SceneDesc& scene, Index particleCapacity, bool flip) {
+void MpmGrid::setup(const SimulationDesc& scene, Index particleCapacity, bool flip) {
   const DomainDesc& d = scene.domain;
   Vec3 extent = d.max - d.min;
   double longest = std::max({double(extent.x), double(extent.y), double(extent.z)});

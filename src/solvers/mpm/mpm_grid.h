@@ -21,7 +21,7 @@
 // skips empty tiles itself: the GPU never marks.
 #pragma once
 
-#include <eddy/scene.h>
+#include <eddy/simulation_desc.h>
 
 #include "backend/primitives.h"
 #include "neighbors/counting_sort.h"
@@ -78,7 +78,7 @@ class MpmGrid {
   // Sizes the grid for the scene's domain and mpm.grid_resolution, with keys for particleCapacity
   // particles and, with flip, the buffer of pre-update velocities. Throws InputError naming
   // /mpm/grid_resolution when the node count cannot be indexed or the grid does not fit in free memory.
-  void setup(const SceneDesc& scene, Index particleCapacity, bool flip);
+  void setup(const SimulationDesc& scene, Index particleCapacity, bool flip);
 
   // sorts the particles by base node, fills the node ranges and marks the blocks the particles reach. With
   // `move` the persistent attributes are reordered too, and the k-th sorted particle is particle k;

@@ -14,7 +14,7 @@ namespace eddy::EDDY_NS {
 
 class PositionBasedFluids final : public Solver {
  public:
-  explicit PositionBasedFluids(const SceneDesc& scene) : settings_(scene.pbf) {}
+  explicit PositionBasedFluids(const SimulationDesc& scene) : settings_(scene.pbf) {}
   const char* name() const override { return "pbf"; }
   void setup(StepContext& ctx) override;
   void step(StepContext& ctx, Real dt) override;

@@ -65,7 +65,7 @@ class WeaklyCompressibleSph final : public Solver {
   // H/80 and a paddle pushed through the default dam break blew up that way. At 0.99 the tension stays
   // under B (1 - 0.99^7) = 0.068 B (15 kPa, 1.6 m of water head, at c = 40 m/s).
   static constexpr Real kLowestDensity = Real(0.99);
-  explicit WeaklyCompressibleSph(const SceneDesc& scene) : settings_(scene.wcsph) {}
+  explicit WeaklyCompressibleSph(const SimulationDesc& scene) : settings_(scene.wcsph) {}
   const char* name() const override { return "wcsph"; }
   void setup(StepContext& ctx) override;
   void launchStableTimeStep(StepContext& ctx, int slot) override;

@@ -1,0 +1,27 @@
+// What a user may change between frames, each checked before anything changes: a collider's steady motion,
+// particles added to an emitter, and the pose a collider has now (for drawing it, or coupling it to
+// another code).
+#pragma once
+
+#include <eddy/simulation.h>
+
+#include <cstddef>
+#include <vector>
+
+#include "sim/scene_model.h"
+
+namespace eddy::EDDY_NS {
+
+// the pose of scene collider i (not the domain) at time t; throws RuntimeFailure for an index out of range
+ColliderPose colliderPoseAt(const SceneModel& model, std::size_t i, Real t);
+
+// collider i moves from time t on as center + velocity * (time - t), on the host and the device copy;
+// throws RuntimeFailure for an index out of range, a keyframed collider or a thin barrier
+void setColliderMotion(SceneModel& model, std::size_t i, Vec3 center, Vec3 velocity, Real t);
+
+// throws InputError, naming the particle, unless every particle is finite and inside the domain, there is
+// one velocity per position, the emitter exists and the total stays within kMostParticles
+void checkAddedParticles(const SimulationDesc& scene, const std::vector<Vec3>& position,
+                         const std::vector<Vec3>& velocity, std::size_t emitter, std::int64_t present);
+
+}  // namespace eddy::EDDY_NS
