@@ -163,8 +163,10 @@ int MarchingCubes::unfold(const SurfaceMeshView& m, Real cell) {
     // Each (vertex, triangle around it) whose cosine is at most kFoldCos: f = n . ((b - a) x (c - a)), with n
     // the vertex's normal, is f = n . (a x b + b x c + c x a), linear in each corner with gradient (b - c) x
     // n for a (and likewise for b and c), which lies in the plane normal to n; one linearised projection step
-    // of all three corners onto f = kUnfoldCos |(b - a) x (c - a)|. The steps a vertex gets from its
-    // triangles are summed (not averaged as in Cimmino's method), which unfolds in far fewer passes.
+    // of all three corners onto f = kUnfoldCos |(b - a) x (c - a)| + kUnfoldSpread (the squared edge
+    // lengths), the second term opening up a sliver that would otherwise only flip. The steps a vertex
+    // gets from its triangles are summed and over-relaxed by kUnfoldRelax (Cimmino's simultaneous
+    // projections average them), which unfolds in far fewer passes.
     parallelFor(
         m.triangleCount, EDDY_KERNEL(Index t) {
           const std::uint32_t* corner = tri + 3 * t;
@@ -180,7 +182,8 @@ int MarchingCubes::unfold(const SurfaceMeshView& m, Real cell) {
             Vec3 ga = cross(b - c, nv), gb = cross(c - a, nv), gc = cross(a - b, nv);
             Real g2 = dot(ga, ga) + dot(gb, gb) + dot(gc, gc);
             if (!(g2 > 0)) continue;
-            Real k = (kUnfoldCos * area2 - f) / g2;
+            Real edges2 = dot(b - a, b - a) + dot(c - b, c - b) + dot(a - c, a - c);
+            Real k = (kUnfoldCos * area2 + kUnfoldSpread * edges2 - f) / g2;
             atomicAddReal4(&move[corner[0]].x, withW(ga * k, Real(1)));
             atomicAddReal4(&move[corner[1]].x, withW(gb * k, Real(1)));
             atomicAddReal4(&move[corner[2]].x, withW(gc * k, Real(1)));
@@ -197,7 +200,7 @@ int MarchingCubes::unfold(const SurfaceMeshView& m, Real cell) {
         m.vertexCount, EDDY_KERNEL(Index v) {
           Vec4 d = move[v];
           if (!(d.w > 0)) return;
-          Vec3 to = x[v] + Vec3{d.x, d.y, d.z} - origin[v];
+          Vec3 to = x[v] + Vec3{d.x, d.y, d.z} * kUnfoldRelax - origin[v];
           Real len = length(to);
           if (len > reach) to = to * (reach / len);
           x[v] = origin[v] + to;
