@@ -152,6 +152,7 @@ int MarchingCubes::unfold(const SurfaceMeshView& m, Real cell) {
   const Vec3* normals = m.normals;
   const std::uint32_t* tri = m.triangles;
   const Real reach = kUnfoldReach * cell;
+  const Real foldCos = kFoldCos, towards = kUnfoldCos, spread = kUnfoldSpread, relax = kUnfoldRelax;
   int step = 0;
   for (;; ++step) {
     agreeWithTriangles(m);
@@ -177,13 +178,13 @@ int MarchingCubes::unfold(const SurfaceMeshView& m, Real cell) {
           for (int q = 0; q < 3; ++q) {
             Vec3 nv = normals[corner[q]];
             Real f = dot(nv, n);
-            if (f > kFoldCos * area2) continue;
+            if (f > foldCos * area2) continue;
             atomicIncrementU32(folded);
             Vec3 ga = cross(b - c, nv), gb = cross(c - a, nv), gc = cross(a - b, nv);
             Real g2 = dot(ga, ga) + dot(gb, gb) + dot(gc, gc);
             if (!(g2 > 0)) continue;
             Real edges2 = dot(b - a, b - a) + dot(c - b, c - b) + dot(a - c, a - c);
-            Real k = (kUnfoldCos * area2 + kUnfoldSpread * edges2 - f) / g2;
+            Real k = (towards * area2 + spread * edges2 - f) / g2;
             atomicAddReal4(&move[corner[0]].x, withW(ga * k, Real(1)));
             atomicAddReal4(&move[corner[1]].x, withW(gb * k, Real(1)));
             atomicAddReal4(&move[corner[2]].x, withW(gc * k, Real(1)));
@@ -200,7 +201,7 @@ int MarchingCubes::unfold(const SurfaceMeshView& m, Real cell) {
         m.vertexCount, EDDY_KERNEL(Index v) {
           Vec4 d = move[v];
           if (!(d.w > 0)) return;
-          Vec3 to = x[v] + Vec3{d.x, d.y, d.z} * kUnfoldRelax - origin[v];
+          Vec3 to = x[v] + Vec3{d.x, d.y, d.z} * relax - origin[v];
           Real len = length(to);
           if (len > reach) to = to * (reach / len);
           x[v] = origin[v] + to;
