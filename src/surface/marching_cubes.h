@@ -12,9 +12,9 @@
 // L. Freitag, P. Plassmann, "Local optimization-based simplicial mesh untangling and improvement",
 // Int. J. Numer. Meth. Eng. 49, 2000: every triangle positively oriented against the vertex's direction).
 // The connectivity never changes, so the mesh stays closed and manifold. On frame 60 of the dam break
-// every vertex of every method (smoothed too) agrees with all its triangles, the vertices moving at most
-// half a cell; in fields of random signs, folded all over, fewer than 2 in 10,000 vertices are still
-// against a triangle after kUnfoldSteps passes.
+// every vertex of every method (smoothed too) agrees with all its triangles after at most 17 passes; in
+// fields of random signs, folded all over, fewer than 1 in 10,000 vertices are still against a triangle
+// after kUnfoldSteps passes.
 //
 // Three passes over the stored nodes of the block-sparse grid, one source for the CPU and CUDA: each
 // node's cell case, crossed edges and triangle count (numbered by scans), then a vertex on each crossed
@@ -40,7 +40,7 @@ class MarchingCubes {
   static constexpr int kNormalSteps = 4;  // projection steps for a normal that faces away from a triangle
   // replaces the normals that face away from a triangle around them (public for the CUDA lambdas)
   void agreeWithTriangles(const SurfaceMeshView& mesh);
-  static constexpr int kUnfoldSteps = 48;            // the most passes of unfold
+  static constexpr int kUnfoldSteps = 128;           // the most passes of unfold
   static constexpr Real kUnfoldReach = Real(0.5);    // how far unfold may move a vertex, in cells
   static constexpr Real kFoldCos = Real(1e-3);       // the least cosine of a normal with its triangles
   static constexpr Real kUnfoldCos = Real(0.2);      // the cosine a triangle's corners are moved towards
