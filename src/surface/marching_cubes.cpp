@@ -166,8 +166,9 @@ int MarchingCubes::unfold(const SurfaceMeshView& m, Real cell) {
     // n for a (and likewise for b and c), which lies in the plane normal to n; one linearised projection step
     // of all three corners onto f = kUnfoldCos |(b - a) x (c - a)| + kUnfoldSpread (the squared edge
     // lengths), the second term opening up a sliver that would otherwise only flip. The steps a vertex
-    // gets from its triangles are summed and over-relaxed by kUnfoldRelax (Cimmino's simultaneous
-    // projections average them), which unfolds in far fewer passes.
+    // gets from its triangles are summed and over-relaxed by kUnfoldRelax (the simultaneous projections of
+    // G. Cimmino, "Calcolo approssimato per le soluzioni dei sistemi di equazioni lineari", La Ricerca
+    // Scientifica 9, 1938, average them), which unfolds in far fewer passes.
     parallelFor(
         m.triangleCount, EDDY_KERNEL(Index t) {
           const std::uint32_t* corner = tri + 3 * t;
