@@ -2,7 +2,8 @@
 // its neighbours by lambda = 0.5, then away by mu = -0.53, which removes the marching-cubes staircase
 // without the shrinking of plain Laplacian smoothing. Neighbours are found from the triangles (atomic
 // sums, one source for the CPU and CUDA); the normals are recomputed from the smoothed triangles
-// (area-weighted).
+// (area-weighted). Smoothing can fold the surface where it was not folded, so the reconstructor unfolds
+// the smoothed mesh again (MarchingCubes::unfold), which keeps these normals where they agree.
 //
 // Reference: G. Taubin, "A signal processing approach to fair surface design", SIGGRAPH 1995.
 #pragma once

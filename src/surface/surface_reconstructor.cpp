@@ -28,7 +28,11 @@ SurfaceMeshView SurfaceReconstructor::reconstructOnDevice(const Vec3* positions,
   double fieldMs = watch_.lap();
   SurfaceMeshView mesh = marching_.extract(grid_.view(), prims_);
   double meshMs = watch_.lap();
-  if (settings_.smoothingIterations > 0) smoothing_.smooth(mesh, settings_.smoothingIterations);
+  if (settings_.smoothingIterations > 0) {
+    smoothing_.smooth(mesh, settings_.smoothingIterations);
+    // the mu steps can fold a few vertices' triangles back on each other
+    marching_.unfold(mesh, grid_.view().cell);
+  }
   double smoothMs = settings_.smoothingIterations > 0 ? watch_.lap() : 0;
   if (stats) {
     stats->nx = grid_.nx(), stats->ny = grid_.ny(), stats->nz = grid_.nz();
