@@ -262,8 +262,8 @@ SimulationState FluidSimulation::saveState() {
 
 void FluidSimulation::restoreState(const SimulationState& s) {
   // every check first, so that a state that does not fit leaves this simulation as it was
-  nozzles_.checkStates(s.nozzles);
   std::vector<const AttributeState*> saved = checkSavedParticles(particles_, s);
+  nozzles_.checkStates(s.nozzles);
   StepContext ctx = context();
   solver_->restoreState(ctx, s.solver);  // checks its bytes before it changes anything
 
