@@ -78,7 +78,7 @@ class FrameWriter {
   // probes.csv and forces.csv likewise keep probesKept / forcesKept, where the simulation writes them
   // collectionKept: the particle files of a resumed run up to its checkpoint, for particles.pvd
   FrameWriter(std::string dir, const SceneDesc& scene, const Simulation& sim, std::string statsKept = "",
-              std::string probesKept = "", std::string forcesKept = "",
+              std::string probesKept = "", std::string forcesKept = "", std::string bodiesKept = "",
               std::vector<CollectionEntry> collectionKept = {})
       : dir_(std::move(dir)),
         output_(scene.output),
@@ -91,6 +91,18 @@ class FrameWriter {
     if (!sim.forceColumns().empty())
       forces_ =
           std::make_unique<CsvLog>(joinPath(dir_, "forces.csv"), sim.forceColumns(), std::move(forcesKept));
+    // bodies.csv: each rigid body's pose and motion, a row a frame
+    std::vector<std::string> columns;  // CsvLog puts "time" first
+    for (std::size_t i = 0; i < scene.colliders.size(); ++i) {
+      if (scene.colliders[i].density <= 0) continue;
+      bodies_.push_back(i);
+      const std::string name =
+          scene.colliders[i].name.empty() ? "collider" + std::to_string(i) : scene.colliders[i].name;
+      for (const char* c : {"x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz"})
+        columns.push_back(name + "." + c);
+    }
+    if (!bodies_.empty())
+      bodyLog_ = std::make_unique<CsvLog>(joinPath(dir_, "bodies.csv"), columns, std::move(bodiesKept));
   }
 
   // the surfaces (built on the device, their meshes copied back) are charged to Phase::Surface; their
@@ -150,6 +162,18 @@ class FrameWriter {
       probes_->append(rows_);
       written_.insert("probes.csv");
     }
+    if (bodyLog_) {
+      std::vector<double> row{sim.time()};
+      for (std::size_t i : bodies_) {
+        const ColliderPose p = sim.colliderPose(i);
+        for (Real v : {p.center.x, p.center.y, p.center.z, p.orientation.w, p.orientation.x, p.orientation.y,
+                       p.orientation.z, p.linearVelocity.x, p.linearVelocity.y, p.linearVelocity.z,
+                       p.angularVelocity.x, p.angularVelocity.y, p.angularVelocity.z})
+          row.push_back(double(v));
+      }
+      bodyLog_->append({row});
+      written_.insert("bodies.csv");
+    }
     // the initial state (frame 0) has no forces yet: nothing has pressed on anything
     if (forces_ && frame > 0) {
       std::vector<double> row = sim.colliderForces();
@@ -170,6 +194,8 @@ class FrameWriter {
   const std::set<std::string>& written() const { return written_; }
 
  private:
+  std::vector<std::size_t> bodies_;  // the colliders that are rigid bodies
+  std::unique_ptr<CsvLog> bodyLog_;
   std::string dir_;
   OutputDesc output_;
   SurfaceDesc surface_;
@@ -431,6 +457,7 @@ int resumeCommand(const RunOptions& o, Clock::time_point start) {
   removeFilesExcept(dir, later, {});
   FrameWriter writer(dir, scene, *sim, statsKept, csvUpToTime(joinPath(dir, "probes.csv"), c.state.time),
                      csvUpToTime(joinPath(dir, "forces.csv"), c.state.time),
+                     csvUpToTime(joinPath(dir, "bodies.csv"), c.state.time),
                      collectionUpToCheckpoint(dir, scene, statsKept));
   if (renderer) writer.renderWith(std::move(renderer));
   simulateFrames(*sim, writer, scene.time.frames, {folder, o.checkpointEvery}, o.quiet);

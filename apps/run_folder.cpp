@@ -69,8 +69,8 @@ int frameFileNumber(const std::string& name) {
 }
 
 std::vector<std::string> runFiles(const std::string& dir) {
-  static const char* kRunFiles[] = {"particles.pvd", "stats.jsonl",  "probes.csv",
-                                    "forces.csv",    "profile.json", "scene.json"};
+  static const char* kRunFiles[] = {"particles.pvd", "stats.jsonl",  "probes.csv", "forces.csv",
+                                    "bodies.csv",    "profile.json", "scene.json"};
   std::vector<std::string> files;
   listMatching(
       dir, "",

@@ -21,7 +21,7 @@ namespace eddy::app {
 int frameFileNumber(const std::string& name);
 
 // The files of an eddy run in dir, as paths relative to dir: particle and surface frames, particles.pvd,
-// stats.jsonl, probes.csv, forces.csv, profile.json, scene.json, render/frame_NNNNNN.png and
+// stats.jsonl, probes.csv, forces.csv, bodies.csv, profile.json, scene.json, render/frame_NNNNNN.png and
 // checkpoints/checkpoint_NNNNNN.eddy. Any other file is not eddy's and is never listed.
 std::vector<std::string> runFiles(const std::string& dir);
 

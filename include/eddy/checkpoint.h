@@ -30,7 +30,7 @@
 
 namespace eddy {
 
-inline constexpr std::uint32_t kCheckpointFormatVersion = 1;
+inline constexpr std::uint32_t kCheckpointFormatVersion = 2;
 
 struct Checkpoint {
   std::string eddyVersion = kVersion;  // of the program that wrote it

@@ -158,6 +158,10 @@ struct ColliderDesc {
   Real restitution = 0.0f;        // "restitution": e, 0..1
   Real friction = 0.0f;           // "friction": dynamic friction mu_k, >= 0
   Real staticFriction = 0.0f;     // "static_friction": static friction mu_s (PBF position level), >= 0
+  // "density": kg/m^3, >= 0; above 0 the collider is a rigid body that gravity pulls and the fluid pushes
+  // (solvers wcsph and dfsph; a box or sphere, neither a container nor keyframed), starting with
+  // linear_velocity and angular_velocity
+  Real density = 0.0f;
   // "keyframes": rigid motion through these poses (none, or at least 2): the translation interpolated
   // linearly, the rotation by slerp; the first pose holds before the first time, the last after the last
   std::vector<KeyframeDesc> keyframes;

@@ -40,6 +40,7 @@ struct SimulationState {
   std::vector<AttributeState> attributes;  // every persistent attribute, in the simulation's order
   std::string solver;                      // the solver's own state, opaque (Solver::saveState)
   std::vector<NozzleState> nozzles;        // one per nozzle emitter, in scene order
+  std::string bodies;                      // the rigid bodies' motion, opaque
 };
 
 }  // namespace eddy

@@ -154,6 +154,7 @@ std::string encodeCheckpoint(const Checkpoint& c) {
     w.u64(n.cursor);
     w.u64(std::uint64_t(n.emitted));
   }
+  w.blob(s.bodies);
 
   Writer file;
   file.out.reserve(kHeaderBytes + w.out.size());
@@ -248,6 +249,7 @@ Checkpoint decodeCheckpoint(const std::string& bytes, const std::string& path) {
     n.emitted = std::int64_t(r.u64());
     s.nozzles.push_back(n);
   }
+  s.bodies = r.blob();
   if (r.pos != bytes.size()) corrupted(std::to_string(bytes.size() - r.pos) + " bytes after the last field");
   return c;
 }

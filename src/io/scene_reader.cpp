@@ -445,6 +445,7 @@ class Reader final : public scene_probes::ReaderAccess {
              "a plane cannot be a container (its normal already points into the fluid); use a box, sphere, "
              "capsule or cylinder");
       }
+      if (c.density > 0) checkRigidBody(c, ptr);
       if (c.name.empty()) continue;
       if (std::find(names.begin(), names.end(), c.name) != names.end()) {
         fail(pointerChild(ptr, "name"), "duplicate collider name '" + c.name + "'; names must be unique");
@@ -535,6 +536,18 @@ class Reader final : public scene_probes::ReaderAccess {
              "leave out fit_into (it chooses the translation) and scale the mesh with \"scale\"");
   }
 
+  // a collider with a density is a rigid body: a closed shape of its own whose mass and inertia follow
+  // from its size, moved by the fluid and gravity alone
+  void checkRigidBody(const ColliderDesc& c, const std::string& ptr) const {
+    const std::string key = pointerChild(ptr, "density");
+    if (c.shape.type != "box" && c.shape.type != "sphere")
+      fail(key, "a rigid body is a box or a sphere, not a " + c.shape.type +
+                    "; use one of those, or density 0 for a collider that moves as the scene prescribes");
+    if (c.container) fail(key, "a container cannot be a rigid body; remove \"container\" or the density");
+    if (!c.keyframes.empty())
+      fail(key, "a rigid body is moved by the fluid and gravity, not by keyframes; remove one of them");
+  }
+
   // Keys outside a solver's own section that only some solvers read: a value other than the default is
   // refused for the others, so no setting is silently ignored (docs/scene-format.md lists who reads what)
   void checkSolverKeys(const SceneDesc& s) const {
@@ -545,6 +558,11 @@ class Reader final : public scene_probes::ReaderAccess {
     if (s.solver == "mpm" && s.fluid.supportRatio != defaults.fluid.supportRatio)
       refuse("/fluid/support_ratio", "pbf, wcsph or dfsph",
              "MPM has no SPH kernel; its resolution is mpm.grid_resolution");
+    for (std::size_t i = 0; i < s.colliders.size(); ++i)
+      if (s.colliders[i].density > 0 && s.solver != "wcsph" && s.solver != "dfsph")
+        refuse(pointerChild(pointerChild("/colliders", i), "density"), "wcsph or dfsph",
+               "the fluid pushes rigid bodies through the wall pressure those solvers have; use one of them, "
+               "or density 0");
     if (s.solver == "mpm" && !s.probes.empty())
       refuse("/probes", "pbf, wcsph or dfsph",
              "probes read the particles through the SPH neighbour grid, and MPM has none; remove the probes "

@@ -39,10 +39,18 @@ class WallForces {
  public:
   // six values per collider (fx fy fz, N; tx ty tz, N m about the collider's centre), in collider order
   void compute(const WallForceInputs& in, Primitives& prims, std::vector<double>& out);
+  // the same for some colliders only, left on the device: slotOf[c] is collider c's slot (or -1), and
+  // out (device memory) gets six values a slot; nothing waits for them. The scratch must have been sized
+  // by reserve() beforehand (no allocation in a substep).
+  void computeOnDevice(const WallForceInputs& in, Primitives& prims, const int* slotOf, int slots,
+                       double* out);
+  void reserve(Index particles, int slots);
   std::size_t bytes() const { return scratch_.bytes(); }
+  // each particle's share of each slot's six values, into the scratch (public for the CUDA lambda)
+  void shares(const WallForceInputs& in, const int* slotOf, int slots);
 
  private:
-  Buffer<Real> scratch_;  // one value per particle, per collider and component
+  Buffer<Real> scratch_;  // one value per particle, per slot and component
 };
 
 }  // namespace eddy::EDDY_NS

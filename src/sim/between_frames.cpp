@@ -7,10 +7,14 @@
 
 namespace eddy::EDDY_NS {
 
-ColliderPose colliderPoseAt(const SceneModel& model, std::size_t i, Real t) {
+ColliderPose colliderPoseAt(const SceneModel& model, const RigidBodies& bodies, std::size_t i, Real t) {
   // the last entry is the domain, not a scene collider
   if (i + 1 >= model.hostColliders.size())
     throw RuntimeFailure("colliderPose: the scene has no collider " + std::to_string(i));
+  if (bodies.isBody(i)) {
+    RigidBody b = bodies.body(i);
+    return {b.position, b.orientation, b.linearVelocity, b.angularVelocity};
+  }
   ColliderData c = model.hostColliders[i];
   // the device copy's keyframes live in device memory: evaluate the host's copy of them
   if (c.keyframeCount > 0) c.keyframes = model.hostKeyframes.data() + model.firstKeyframe[i];
@@ -28,9 +32,13 @@ ColliderPose colliderPoseAt(const SceneModel& model, std::size_t i, Real t) {
   return pose;
 }
 
-void setColliderMotion(SceneModel& model, std::size_t i, Vec3 center, Vec3 velocity, Real t) {
+void setColliderMotion(SceneModel& model, const RigidBodies& bodies, std::size_t i, Vec3 center,
+                       Vec3 velocity, Real t) {
   if (i + 1 >= model.hostColliders.size())
     throw RuntimeFailure("moveCollider: the scene has no collider " + std::to_string(i));
+  if (bodies.isBody(i))
+    throw RuntimeFailure("moveCollider: collider " + std::to_string(i) +
+                         " is a rigid body, moved by the fluid");
   ColliderData& c = model.hostColliders[i];
   if (c.keyframeCount > 0 || isBarrier(c, model.kernels.h))
     throw RuntimeFailure(

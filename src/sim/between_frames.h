@@ -8,16 +8,19 @@
 #include <cstddef>
 #include <vector>
 
+#include "sim/rigid_bodies.h"
 #include "sim/scene_model.h"
 
 namespace eddy::EDDY_NS {
 
-// the pose of scene collider i (not the domain) at time t; throws RuntimeFailure for an index out of range
-ColliderPose colliderPoseAt(const SceneModel& model, std::size_t i, Real t);
+// the pose of scene collider i (not the domain) at time t (a rigid body's as it is now); throws
+// RuntimeFailure for an index out of range
+ColliderPose colliderPoseAt(const SceneModel& model, const RigidBodies& bodies, std::size_t i, Real t);
 
 // collider i moves from time t on as center + velocity * (time - t), on the host and the device copy;
-// throws RuntimeFailure for an index out of range, a keyframed collider or a thin barrier
-void setColliderMotion(SceneModel& model, std::size_t i, Vec3 center, Vec3 velocity, Real t);
+// throws RuntimeFailure for an index out of range, a keyframed collider, a thin barrier or a rigid body
+void setColliderMotion(SceneModel& model, const RigidBodies& bodies, std::size_t i, Vec3 center,
+                       Vec3 velocity, Real t);
 
 // throws InputError, naming the particle, unless every particle is finite and inside the domain, there is
 // one velocity per position, the emitter exists and the total stays within kMostParticles

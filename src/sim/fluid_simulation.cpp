@@ -43,6 +43,7 @@ FluidSimulation::FluidSimulation(std::shared_ptr<const SceneDesc> scene, const S
                 model_.blowUpHi);
   grid_.setBarriers({model_.barriers.data(), model_.barriers.size()});
   measurements_ = std::make_unique<Measurements>(scene_, ctx, *solver_);
+  bodies_.setup(scene_, particles_.capacity());
 }
 
 StepContext FluidSimulation::context() {
@@ -86,6 +87,8 @@ void FluidSimulation::substep(Real dt) {
   // the check rides on work the step did anyway (the neighbour list pass, the solver's CFL maxima)
   if ((solver_->usesNeighborGrid() && grid_.invalidPositions()) || solver_->invalidState())
     stopOnBlowUp(BlowUpKind::InvalidState, 0, 0);
+  // the fluid's push over this substep moves the bodies for the next
+  bodies_.advance(*measurements_, ctx, *solver_, model_.colliders.data(), Real(time_ + dt), dt);
   timers_.endSubstep();
   queriesSettled_ = false;
   time_ += dt;
@@ -182,11 +185,6 @@ std::vector<std::string> FluidSimulation::warnings() const {
   return w;
 }
 
-void FluidSimulation::copyPositions(Vec3* out) {
-  copyBytes(kDevice, out, kDevice, particles_.vec3(attr::kPosition).data,
-            std::size_t(particles_.size()) * sizeof(Vec3));
-}
-
 std::vector<ParticleArray> FluidSimulation::particleArrays() {
   arraysHandedOut_ = true;
   particles_.settle();
@@ -227,7 +225,7 @@ void FluidSimulation::overwriteParticle(std::int64_t i, Vec3 x, Vec3 v) {
 }
 
 void FluidSimulation::moveCollider(std::size_t i, Vec3 center, Vec3 velocity) {
-  setColliderMotion(model_, i, center, velocity, Real(time_));
+  setColliderMotion(model_, bodies_, i, center, velocity, Real(time_));
   queriesSettled_ = false;  // the walls' share of the density moves with the collider
 }
 
@@ -242,7 +240,7 @@ void FluidSimulation::addParticles(const std::vector<Vec3>& position, const std:
   particles_.append(position, velocity);
   StepContext ctx = context();
   solver_->initializeParticles(ctx, first, particles_.size() - first, int(emitter));
-  measurements_->reserve(particles_.capacity());
+  reserveObservers();
   gridOrder_ = false;
   queriesSettled_ = false;
   keepArraysInPlace();
@@ -257,6 +255,7 @@ SimulationState FluidSimulation::saveState() {
   StepContext ctx = context();
   s.solver = solver_->saveState(ctx);
   s.nozzles = nozzles_.states();
+  s.bodies = bodies_.save();
   return s;
 }
 
@@ -264,6 +263,7 @@ void FluidSimulation::restoreState(const SimulationState& s) {
   // every check first, so that a state that does not fit leaves this simulation as it was
   std::vector<const AttributeState*> saved = checkSavedParticles(particles_, s);
   nozzles_.checkStates(s.nozzles);
+  bodies_.check(s.bodies);
   StepContext ctx = context();
   solver_->restoreState(ctx, s.solver);  // checks its bytes before it changes anything
 
@@ -272,7 +272,8 @@ void FluidSimulation::restoreState(const SimulationState& s) {
   gridOrder_ = false;
   queriesSettled_ = false;
   nozzles_.restore(s.nozzles);
-  measurements_->reserve(particles_.capacity());
+  reserveObservers();
+  bodies_.restore(s.bodies, model_.colliders.data(), Real(s.time));
   frame_ = s.frame;
   time_ = s.time;
   substeps_ = s.substeps;
@@ -284,7 +285,7 @@ void FluidSimulation::restoreState(const SimulationState& s) {
 
 std::size_t FluidSimulation::deviceMemoryBytes() const {
   return particles_.bytes() + grid_.bytes() + prims_.scratchBytes() + model_.bytes() + statistics_.bytes() +
-         solver_->deviceBytes() + surfaces_.bytes() + measurements_->bytes();
+         solver_->deviceBytes() + surfaces_.bytes() + measurements_->bytes() + bodies_.bytes();
 }
 
 std::unique_ptr<Simulation> makeSimulation(std::shared_ptr<const SceneDesc> scene,

@@ -16,6 +16,8 @@
 #include "sim/frame_statistics.h"
 #include "sim/measurements.h"
 #include "sim/nozzle_emission.h"
+#include "sim/particle_copies.h"
+#include "sim/rigid_bodies.h"
 #include "sim/scene_model.h"
 #include "sim/substep_schedule.h"
 #include "sim/surface_builder.h"
@@ -32,7 +34,7 @@ class FluidSimulation final : public Simulation {
   Real stableSubstep() override;
   FrameStats stats() override;
   void copyParticles(HostParticles& out) override;
-  void copyPositions(Vec3* out) override;
+  void copyPositions(Vec3* out) override { copyPositionsTo(particles_, out); }
   SimulationState saveState() override;
   void restoreState(const SimulationState& state) override;
   std::vector<ParticleArray> particleArrays() override;
@@ -52,7 +54,7 @@ class FluidSimulation final : public Simulation {
   void overwriteParticle(std::int64_t i, Vec3 x, Vec3 v) override;
   void moveCollider(std::size_t collider, Vec3 center, Vec3 velocity) override;
   ColliderPose colliderPose(std::size_t collider) const override {
-    return colliderPoseAt(model_, collider, Real(time_));
+    return colliderPoseAt(model_, bodies_, collider, Real(time_));
   }
   void addParticles(const std::vector<Vec3>& position, const std::vector<Vec3>& velocity,
                     std::size_t emitter = 0) override;
@@ -90,6 +92,11 @@ class FluidSimulation final : public Simulation {
   SubstepSchedule::Substep scheduleSubstep(SubstepSchedule& schedule);
   // one substep of advanceFrame or advanceSubstep
   void substep(Real dt);
+  // room in the measurements and the bodies' force sums for the particles' capacity
+  void reserveObservers() {
+    measurements_->reserve(particles_.capacity());
+    bodies_.reserve(particles_.capacity());
+  }
   // once particleArrays has handed out addresses: the attributes back at them (ParticleSet::settle)
   void keepArraysInPlace() {
     if (arraysHandedOut_) particles_.settle();
@@ -107,6 +114,7 @@ class FluidSimulation final : public Simulation {
   FrameStatistics statistics_;
   std::unique_ptr<Measurements> measurements_;  // made once the solver has its attributes
   SurfaceBuilder surfaces_;
+  RigidBodies bodies_;
   // the particles are in the order of grid_'s neighbour lists (after a substep of a solver with lists,
   // until a state is restored or a particle overwritten)
   bool gridOrder_ = false;

@@ -74,6 +74,11 @@ std::vector<std::string> Measurements::forceColumns() const {
 std::vector<double> Measurements::colliderForces(StepContext& ctx, Solver& solver) {
   std::vector<double> out;
   if (!hasPressure_) return out;
+  wallForces_.compute(wallForceInputs(ctx, solver, ctx.time), ctx.prims, out);
+  return out;
+}
+
+WallForceInputs Measurements::wallForceInputs(StepContext& ctx, Solver& solver, Real t) {
   WallForceInputs in;
   in.position = ctx.particles.vec3(attr::kPosition).data;
   in.pressure = pressures(ctx, solver);
@@ -83,12 +88,11 @@ std::vector<double> Measurements::colliderForces(StepContext& ctx, Solver& solve
   in.wall = ctx.wall;
   in.mass = ctx.particleMass;
   in.restDensity = scene_.fluid.restDensity;
-  in.time = ctx.time;
+  in.time = t;
   in.gradientScale = solver.gradientScale();
   in.gravity = scene_.forces.gravity;
   in.terms = solver.wallTerms(ctx);
-  wallForces_.compute(in, ctx.prims, out);
-  return out;
+  return in;
 }
 
 std::size_t Measurements::bytes() const {

@@ -37,6 +37,8 @@ class Measurements {
   std::vector<std::string> forceColumns() const;
   // the forces at the particles' current state (densities brought to the current positions by the caller)
   std::vector<double> colliderForces(StepContext& ctx, Solver& solver);
+  // what the wall forces read (pressure null without pressures), with the colliders where they are at time t
+  WallForceInputs wallForceInputs(StepContext& ctx, Solver& solver, Real t);
 
   std::size_t bytes() const;
 

@@ -64,6 +64,11 @@ void copyValues(const ParticleSet& particles, const std::string& quantity, float
   }
 }
 
+void copyPositionsTo(const ParticleSet& particles, Vec3* out) {
+  copyBytes(kDevice, out, kDevice, particles.vec3(attr::kPosition).data,
+            std::size_t(particles.size()) * sizeof(Vec3));
+}
+
 std::vector<ParticleArray> persistentArrays(ParticleSet& particles) {
   std::vector<ParticleArray> out;
   for (const ParticleSet::Info& a : particles.attributes())

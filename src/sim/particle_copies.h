@@ -19,6 +19,9 @@ void copyToHost(const ParticleSet& particles, const Real* pressure, HostParticle
 // particles hold it; throws InputError for another name
 void copyValues(const ParticleSet& particles, const std::string& quantity, float* out);
 
+// the positions into device memory at out
+void copyPositionsTo(const ParticleSet& particles, Vec3* out);
+
 // where each persistent attribute lives now (Simulation::particleArrays)
 std::vector<ParticleArray> persistentArrays(ParticleSet& particles);
 

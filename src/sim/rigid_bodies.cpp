@@ -1,0 +1,188 @@
+#include "sim/rigid_bodies.h"
+
+#include <eddy/error.h>
+
+#include <cmath>
+
+namespace eddy::EDDY_NS {
+
+namespace {
+
+constexpr Real kPi = Real(3.14159265358979323846);
+
+// the pose and motion a collider needs so that colliderCenter and colliderOrientation give the body's at
+// time t, moving on with its current velocities
+EDDY_HD inline void placeCollider(const RigidBody& b, ColliderData& c, Real t) {
+  c.center = b.position - b.linearVelocity * t;
+  c.orientation = conjugate(quatFromRotationVector(b.angularVelocity * t)) * b.orientation;
+  c.linearVelocity = b.linearVelocity;
+  c.angularVelocity = b.angularVelocity;
+  c.turned = true;
+}
+
+EDDY_HD inline Quat normalized(Quat q) {
+  Real n = sqrtf(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+  return {q.w / n, q.x / n, q.y / n, q.z / n};
+}
+
+// the farthest point of the body's shape along the world direction d (unit)
+EDDY_HD inline Vec3 supportPoint(const ColliderData& c, const RigidBody& b, Vec3 d) {
+  if (c.kind == ShapeKind::Sphere) return b.position + d * c.radius;
+  Vec3 local = rotate(conjugate(b.orientation), d);
+  Vec3 corner{local.x >= 0 ? c.halfExtents.x : -c.halfExtents.x,
+              local.y >= 0 ? c.halfExtents.y : -c.halfExtents.y,
+              local.z >= 0 ? c.halfExtents.z : -c.halfExtents.z};
+  return b.position + rotate(b.orientation, corner);
+}
+
+// keeps the body inside the domain: each face of the domain pushes back the body's farthest point beyond
+// it, takes the velocity into it and, by Coulomb's law, as much of the sliding velocity as friction allows
+EDDY_HD inline void containInDomain(const ColliderData& c, RigidBody& b) {
+  for (int axis = 0; axis < 3; ++axis)
+    for (int side = 0; side < 2; ++side) {
+      Vec3 out{};
+      (&out.x)[axis] = side ? Real(1) : Real(-1);
+      Vec3 p = supportPoint(c, b, out);
+      Real wall = side ? (&b.domainHi.x)[axis] : (&b.domainLo.x)[axis];
+      Real depth = side ? (&p.x)[axis] - wall : wall - (&p.x)[axis];
+      if (depth <= 0) continue;
+      b.position -= out * depth;
+      Real vn = dot(b.linearVelocity, out);
+      if (vn <= 0) continue;
+      Vec3 tangential = b.linearVelocity - out * vn;
+      Real slide = length(tangential);
+      Real keep = slide > 0 ? fmaxf(Real(0), 1 - b.friction * vn / slide) : Real(0);
+      b.linearVelocity = tangential * keep;
+    }
+}
+
+// one substep of the body's motion under gravity and the fluid's force and torque (f: six sums)
+EDDY_HD inline void integrateBody(RigidBody& b, const double* f, Real dt) {
+  b.fluidForce = {Real(f[0]), Real(f[1]), Real(f[2])};
+  b.fluidTorque = {Real(f[3]), Real(f[4]), Real(f[5])};
+  Vec3 a = b.fluidForce * (1 / b.mass) + b.gravity;
+  // the rotation in the body's frame about its principal axes, with the gyroscopic term w x I w
+  Quat toLocal = conjugate(b.orientation);
+  Vec3 w = rotate(toLocal, b.angularVelocity);
+  Vec3 iw{b.inertia.x * w.x, b.inertia.y * w.y, b.inertia.z * w.z};
+  Vec3 torque = rotate(toLocal, b.fluidTorque) - cross(w, iw);
+  Vec3 alpha =
+      rotate(b.orientation, Vec3{torque.x / b.inertia.x, torque.y / b.inertia.y, torque.z / b.inertia.z});
+  // semi-implicit Euler: the velocities first, the pose with the new ones
+  b.linearVelocity += a * dt;
+  b.angularVelocity += alpha * dt;
+  b.position += b.linearVelocity * dt;
+  b.orientation = normalized(quatFromRotationVector(b.angularVelocity * dt) * b.orientation);
+}
+
+}  // namespace
+
+RigidBody makeRigidBody(const SimulationDesc& scene, std::size_t i) {
+  const ColliderDesc& d = scene.colliders[i];
+  ColliderData c = makeColliderData(d);
+  RigidBody b;
+  b.collider = int(i);
+  Real volume = 0;
+  Vec3 unitInertia{};  // per kilogram
+  if (c.kind == ShapeKind::Box) {
+    Vec3 e = c.halfExtents;
+    volume = 8 * e.x * e.y * e.z;
+    unitInertia = Vec3{e.y * e.y + e.z * e.z, e.x * e.x + e.z * e.z, e.x * e.x + e.y * e.y} * (Real(1) / 3);
+  } else if (c.kind == ShapeKind::Sphere) {
+    volume = Real(4) / 3 * kPi * c.radius * c.radius * c.radius;
+    Real k = Real(2) / 5 * c.radius * c.radius;
+    unitInertia = {k, k, k};
+  }
+  b.mass = d.density * volume;
+  b.inertia = unitInertia * b.mass;
+  b.gravity = scene.forces.gravity;
+  b.domainLo = scene.domain.min;
+  b.domainHi = scene.domain.max;
+  b.friction = d.friction;
+  b.position = c.center;
+  b.orientation = c.orientation;
+  b.linearVelocity = d.linearVelocity;
+  b.angularVelocity = d.angularVelocity;
+  return b;
+}
+
+void RigidBodies::setup(const SimulationDesc& scene, Index particleCapacity) {
+  std::vector<RigidBody> bodies;
+  std::vector<int> slotOf(scene.colliders.size() + 1, -1);  // the domain last, never a body
+  for (std::size_t i = 0; i < scene.colliders.size(); ++i)
+    if (scene.colliders[i].density > 0) {
+      slotOf[i] = int(bodies.size());
+      bodies.push_back(makeRigidBody(scene, i));
+    }
+  count_ = int(bodies.size());
+  hostSlotOf_ = slotOf;
+  if (count_ == 0) return;
+  bodies_ = Buffer<RigidBody>(kDevice, bodies.size());
+  bodies_.upload(bodies.data(), bodies.size());
+  slotOf_ = Buffer<int>(kDevice, slotOf.size());
+  slotOf_.upload(slotOf.data(), slotOf.size());
+  sums_ = Buffer<double>(kDevice, std::size_t(6) * count_);
+  forces_.reserve(particleCapacity, count_);
+}
+
+void RigidBodies::reserve(Index particleCapacity) {
+  if (count_ > 0) forces_.reserve(particleCapacity, count_);
+}
+
+void RigidBodies::advance(Measurements& measurements, StepContext& ctx, Solver& solver,
+                          ColliderData* colliders, Real t, Real dt) {
+  if (count_ == 0) return;
+  const WallForceInputs fluid = measurements.wallForceInputs(ctx, solver, t);
+  Primitives& prims = ctx.prims;
+  double* sums = sums_.data();
+  if (fluid.pressure) forces_.computeOnDevice(fluid, prims, slotOf_.data(), count_, sums);
+  bool withFluid = fluid.pressure != nullptr;
+  RigidBody* bodies = bodies_.data();
+  parallelFor(
+      Index(count_), EDDY_KERNEL(Index k) {
+        RigidBody& b = bodies[k];
+        const double none[6] = {0, 0, 0, 0, 0, 0};
+        integrateBody(b, withFluid ? sums + 6 * k : none, dt);
+        containInDomain(colliders[b.collider], b);
+        placeCollider(b, colliders[b.collider], t);
+      });
+}
+
+std::vector<RigidBody> RigidBodies::download() const {
+  std::vector<RigidBody> out(static_cast<std::size_t>(count_));
+  if (count_ > 0) bodies_.download(out.data(), out.size());
+  return out;
+}
+
+std::string RigidBodies::save() const {
+  std::vector<RigidBody> b = download();
+  return std::string(reinterpret_cast<const char*>(b.data()), b.size() * sizeof(RigidBody));
+}
+
+RigidBody RigidBodies::body(std::size_t collider) const {
+  RigidBody b;
+  bodies_.download(&b, 1, std::size_t(hostSlotOf_[collider]));
+  return b;
+}
+
+void RigidBodies::check(const std::string& bytes) const {
+  if (bytes.size() != std::size_t(count_) * sizeof(RigidBody))
+    throw InputError("the saved state does not fit the scene: " + std::to_string(bytes.size()) +
+                     " bytes of rigid bodies, " + std::to_string(std::size_t(count_) * sizeof(RigidBody)) +
+                     " expected");
+}
+
+void RigidBodies::restore(const std::string& bytes, ColliderData* colliders, Real t) {
+  check(bytes);
+  if (count_ == 0) return;
+  bodies_.upload(reinterpret_cast<const RigidBody*>(bytes.data()), std::size_t(count_));
+  RigidBody* bodies = bodies_.data();
+  parallelFor(
+      Index(count_), EDDY_KERNEL(Index k) { placeCollider(bodies[k], colliders[bodies[k].collider], t); });
+}
+
+std::size_t RigidBodies::bytes() const {
+  return bodies_.bytes() + slotOf_.bytes() + sums_.bytes() + forces_.bytes();
+}
+
+}  // namespace eddy::EDDY_NS

@@ -1,0 +1,86 @@
+// Colliders the fluid pushes: rigid bodies (a collider with a "density") that gravity pulls and the fluid's
+// wall pressure pushes, integrated at the fluid's substep. The force and torque on a body are the reaction
+// of the wall terms the particles feel from it (probes/wall_forces.h), summed on the device in a fixed
+// order, so CPU runs repeat to the bit; the body then moves as a collider with that velocity over the next
+// substep, which is how the fluid sees it (its surface velocity enters the solvers' boundary terms).
+//
+// The coupling is explicit: the body moves over a substep under the force the fluid put on it over the
+// one before. Partitioned explicit couplings are known to go unstable where the fluid's added mass far
+// exceeds the body's and the fluid answers the body's acceleration at once (Causin, Gerbeau & Nobile,
+// "Added-mass effect in the design of partitioned algorithms for fluid-structure problems", CMAME 194,
+// 2005); WCSPH's pressure answers at its finite speed of sound, over several substeps, and a box ten times
+// lighter than water settles (tests/test_rigid_bodies.cpp).
+//
+// Contacts with the domain: the body's corners (box) or extremal points (sphere) are pushed back inside,
+// the velocity into the wall removed, the sliding one reduced by the collider's friction.
+#pragma once
+
+#include <eddy/simulation_desc.h>
+
+#include <string>
+#include <vector>
+
+#include "backend/primitives.h"
+#include "colliders/collider.h"
+#include "core/buffer.h"
+#include "probes/wall_forces.h"
+#include "sim/measurements.h"
+#include "solvers/solver.h"
+
+namespace eddy::EDDY_NS {
+
+// what a body is made of (constant) and how it moves (state), one element a body on the device
+struct RigidBody {
+  int collider = 0;  // index among the scene's colliders
+  Real mass = 0;     // kg
+  Vec3 inertia{};    // principal moments about the centre, in the shape's frame, kg m^2
+  Vec3 gravity{};    // m/s^2
+  Vec3 domainLo{}, domainHi{};
+  Real friction = 0;
+  // state
+  Vec3 position{};                           // centre of mass (the shape's centre), m
+  Quat orientation{};                        // local -> world
+  Vec3 linearVelocity{}, angularVelocity{};  // m/s, rad/s (world)
+  Vec3 fluidForce{}, fluidTorque{};          // of the last substep, N, N m about the centre
+};
+
+// mass, centre and inertia of a collider of uniform density; throws InputError (naming the key) for a
+// shape that cannot be a body
+RigidBody makeRigidBody(const SimulationDesc& scene, std::size_t collider);
+
+class RigidBodies {
+ public:
+  // the scene's bodies; `colliders` (the device copy) gets each body's pose and velocity
+  void setup(const SimulationDesc& scene, Index particleCapacity);
+  bool empty() const { return count_ == 0; }
+  int count() const { return count_; }
+  bool isBody(std::size_t collider) const {
+    return collider < hostSlotOf_.size() && hostSlotOf_[collider] >= 0;
+  }
+  // the body that collider i is, as it is now (a copy to the host)
+  RigidBody body(std::size_t collider) const;
+  void reserve(Index particleCapacity);
+
+  // after a substep of length dt that ended at time t: the fluid's force on each body (from the particles'
+  // pressure, none for a solver without one), then the bodies' motion, written into the colliders
+  void advance(Measurements& measurements, StepContext& ctx, Solver& solver, ColliderData* colliders, Real t,
+               Real dt);
+
+  // the bodies as they are now (a copy to the host); host colliders get their current motion
+  std::vector<RigidBody> download() const;
+  // opaque bytes for SimulationState, and back; check throws InputError where they do not fit the scene
+  std::string save() const;
+  void check(const std::string& bytes) const;
+  void restore(const std::string& bytes, ColliderData* colliders, Real t);
+  std::size_t bytes() const;
+
+ private:
+  int count_ = 0;
+  Buffer<RigidBody> bodies_;
+  Buffer<int> slotOf_;  // per collider (and the domain): its body slot, or -1
+  std::vector<int> hostSlotOf_;
+  Buffer<double> sums_;  // six per body: the fluid's force and torque
+  WallForces forces_;
+};
+
+}  // namespace eddy::EDDY_NS

@@ -1,0 +1,142 @@
+// Rigid bodies in water: flat boxes lighter than water float near the draft Archimedes gives, a body ten
+// times lighter than water stays stable, a run with bodies repeats and resumes to the bit, and the scene
+// keys that cannot make a body are refused by name.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "test_support.h"
+
+namespace eddy {
+namespace {
+
+using test::expectInputError;
+
+constexpr double kHalfHeight = 0.04;  // the boxes of scenes/floating_boxes.json: 0.08 m high
+
+struct Drafts {
+  double surface = 0;  // the gauges' mean elevation
+  std::vector<double> draft;
+  std::vector<double> speed;  // the largest over the averaged frames
+};
+
+// the drafts of the scene's bodies (every collider), averaged over the last `average` of `frames` frames
+Drafts settle(const SceneDesc& scene, int frames, int average) {
+  auto sim = createSimulation(scene, Backend::Cpu);
+  const std::size_t bodies = scene.colliders.size();
+  Drafts d;
+  d.draft.assign(bodies, 0);
+  d.speed.assign(bodies, 0);
+  int samples = 0;
+  std::vector<std::vector<double>> rows;
+  for (int f = 0; f < frames; ++f) {
+    sim->advanceFrame();
+    sim->takeProbeRows(rows);
+    if (f < frames - average) continue;
+    for (const auto& row : rows) {
+      double sum = 0;
+      for (std::size_t k = 1; k < row.size(); ++k) sum += row[k];
+      d.surface += sum / double(row.size() - 1);
+      ++samples;
+    }
+    for (std::size_t b = 0; b < bodies; ++b) {
+      ColliderPose pose = sim->colliderPose(b);
+      EXPECT_TRUE(std::isfinite(pose.center.y));
+      d.draft[b] += pose.center.y - kHalfHeight;  // the bottom, summed; the draft below
+      d.speed[b] = std::max(d.speed[b], double(length(pose.linearVelocity)));
+    }
+  }
+  d.surface /= samples;
+  for (double& x : d.draft) x = d.surface - x / average;
+  return d;
+}
+
+// Archimedes: a body of density rho_b floats with rho_b / rho_f of its height under water. At 0.02 m (the
+// boxes 4 spacings high) the three settle 3.6-3.9 mm above it (the gauge, which the drafts are taken from,
+// reads 1.6 mm low of them); a body the water did not push would lie on the floor (drafts of 0.12 m), and
+// one it pushed twice as hard would float at half the drafts
+TEST(RigidBodies, FlatBoxesFloatNearTheDraftArchimedesGives) {
+  SceneDesc scene = test::sceneFile("scenes/floating_boxes.json", {"fluid.spacing=0.02"});
+  Drafts d = settle(scene, 125, 25);
+  std::printf("  surface %.4f m\n", d.surface);
+  for (std::size_t b = 0; b < 3; ++b) {
+    double expected = 2 * kHalfHeight * scene.colliders[b].density / 1000;
+    std::printf("  density %.0f: draft %.4f m, Archimedes %.4f m (%+.1f %% of the height), speed %.3f m/s\n",
+                double(scene.colliders[b].density), d.draft[b], expected,
+                100 * (d.draft[b] - expected) / (2 * kHalfHeight), d.speed[b]);
+    EXPECT_NEAR(d.draft[b], expected - 0.0037, 0.001) << "density " << scene.colliders[b].density;
+    EXPECT_LT(d.speed[b], 0.03) << "density " << scene.colliders[b].density << " has not settled";
+  }
+  EXPECT_LT(d.draft[0], d.draft[1]);
+  EXPECT_LT(d.draft[1], d.draft[2]);
+}
+
+// a box ten times lighter than water, dropped from 5 cm above it, neither blows up nor leaves the water: it
+// settles on it
+TEST(RigidBodies, ABodyTenTimesLighterThanWaterStaysStable) {
+  SceneDesc scene = test::sceneFile("scenes/floating_boxes.json", {"fluid.spacing=0.02"});
+  scene.domain.max = {0.3f, 0.4f, 0.3f};
+  scene.emitters[0].shape.center = {0.15f, 0.08f, 0.15f};
+  scene.emitters[0].shape.halfExtents = {0.15f, 0.08f, 0.15f};
+  scene.colliders.resize(1);
+  scene.colliders[0].density = 100;
+  scene.colliders[0].shape.center = {0.15f, 0.25f, 0.15f};
+  scene.probes.resize(1);
+  scene.probes[0].position = {0.02f, 0, 0.02f};
+  Drafts d = settle(scene, 75, 25);
+  std::printf("  draft %.4f m (Archimedes %.4f m), largest speed over the last 0.5 s %.3f m/s\n", d.draft[0],
+              0.008, d.speed[0]);
+  EXPECT_GT(d.draft[0], -0.25 * 0.02);  // in the water, not above it
+  EXPECT_LT(d.draft[0], 0.008);
+  EXPECT_LT(d.speed[0], 0.01);
+}
+
+// a run with bodies resumed from a saved state goes on exactly as the run it was saved from
+TEST(RigidBodies, AResumedRunMatchesTheUninterruptedOneToTheBit) {
+  SceneDesc scene = test::sceneFile("scenes/floating_boxes.json", {"fluid.spacing=0.03"});
+  auto a = createSimulation(scene, Backend::Cpu);
+  for (int f = 0; f < 6; ++f) a->advanceFrame();
+  SimulationState saved = a->saveState();
+  EXPECT_FALSE(saved.bodies.empty());
+  for (int f = 0; f < 6; ++f) a->advanceFrame();
+  auto b = createSimulation(scene, Backend::Cpu);
+  b->restoreState(saved);
+  for (int f = 0; f < 6; ++f) b->advanceFrame();
+  for (std::size_t i = 0; i < 3; ++i) {
+    ColliderPose pa = a->colliderPose(i), pb = b->colliderPose(i);
+    EXPECT_EQ(pa.center.y, pb.center.y) << i;
+    EXPECT_EQ(pa.orientation.w, pb.orientation.w) << i;
+    EXPECT_EQ(pa.linearVelocity.y, pb.linearVelocity.y) << i;
+    EXPECT_NE(pa.center.y, scene.colliders[i].shape.center.y) << "body " << i << " did not move";
+  }
+  HostParticles pa, pb;
+  a->copyParticles(pa);
+  b->copyParticles(pb);
+  ASSERT_EQ(pa.size(), pb.size());
+  for (std::size_t i = 0; i < pa.size(); ++i) ASSERT_EQ(pa.position[i].y, pb.position[i].y) << i;
+  // a state whose bodies do not fit the scene is refused before anything changes
+  saved.bodies.pop_back();
+  expectInputError([&] { b->restoreState(saved); }, {"rigid bodies"});
+}
+
+TEST(RigidBodies, KeysThatCannotMakeABodyAreRefusedByName) {
+  auto parse = [](const std::string& collider, const std::string& solver = "wcsph") {
+    return parseScene(R"({"solver": ")" + solver + R"(", "colliders": [)" + collider +
+                          R"(], "emitters": [{"shape": {"half_extents": [0.1, 0.1, 0.1]}}]})",
+                      "bodies.json");
+  };
+  expectInputError([&] { parse(R"({"density": 500, "shape": {"type": "plane"}})"); },
+                   {"bodies.json", "/colliders/0/density", "box or a sphere"});
+  expectInputError([&] { parse(R"({"density": 500, "container": true, "shape": {"type": "sphere"}})"); },
+                   {"/colliders/0/density", "container"});
+  expectInputError([&] { parse(R"({"density": 500, "shape": {"type": "box"}})", "pbf"); },
+                   {"/colliders/0/density", "wcsph or dfsph"});
+  expectInputError([&] { parse(R"({"density": -1, "shape": {"type": "box"}})"); }, {"/colliders/0/density"});
+  EXPECT_EQ(parse(R"({"density": 500, "shape": {"type": "sphere", "radius": 0.05}})").colliders[0].density,
+            500);
+}
+
+}  // namespace
+}  // namespace eddy
