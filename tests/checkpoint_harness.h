@@ -63,6 +63,7 @@ inline void expectSameState(const SimulationState& a, const SimulationState& b) 
                           << x.bytes.size() / 4 << " words differ";
   }
   EXPECT_TRUE(a.solver == b.solver) << "solver state differs (" << a.solver.size() << " bytes)";
+  EXPECT_TRUE(a.bodies == b.bodies) << "rigid bodies' state differs (" << a.bodies.size() << " bytes)";
   ASSERT_EQ(a.nozzles.size(), b.nozzles.size());
   for (std::size_t k = 0; k < a.nozzles.size(); ++k) {
     EXPECT_TRUE(sameBits(a.nozzles[k].nextRelease, b.nozzles[k].nextRelease)) << "nozzle " << k;
