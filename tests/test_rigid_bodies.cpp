@@ -138,5 +138,17 @@ TEST(RigidBodies, KeysThatCannotMakeABodyAreRefusedByName) {
             500);
 }
 
+// a scene made in code, which no reader checked, is refused by the simulation with the same key
+TEST(RigidBodies, ASceneMadeInCodeIsCheckedToo) {
+  SceneDesc scene = test::sceneFile("scenes/floating_boxes.json", {"fluid.spacing=0.04"});
+  scene.solver = "pbf";
+  expectInputError([&] { createSimulation(scene, Backend::Cpu); },
+                   {"/colliders/0/density", "wcsph and dfsph"});
+  scene.solver = "wcsph";
+  scene.colliders[1].shape.type = "capsule";
+  expectInputError([&] { createSimulation(scene, Backend::Cpu); },
+                   {"/colliders/1/density", "box or a sphere"});
+}
+
 }  // namespace
 }  // namespace eddy

@@ -79,6 +79,14 @@ EDDY_HD inline void integrateBody(RigidBody& b, const double* f, Real dt) {
 
 RigidBody makeRigidBody(const SimulationDesc& scene, std::size_t i) {
   const ColliderDesc& d = scene.colliders[i];
+  // the scene reader refuses these already; a scene made in code meets them here
+  const std::string key = scene.sourcePath + ": /colliders/" + std::to_string(i) + "/density: ";
+  if (d.shape.type != "box" && d.shape.type != "sphere")
+    throw InputError(key + "a rigid body is a box or a sphere, not a " + d.shape.type);
+  if (d.container || !d.keyframes.empty())
+    throw InputError(key + "a rigid body is neither a container nor keyframed");
+  if (scene.solver != "wcsph" && scene.solver != "dfsph")
+    throw InputError(key + "rigid bodies are pushed by solvers wcsph and dfsph, not by " + scene.solver);
   ColliderData c = makeColliderData(d);
   RigidBody b;
   b.collider = int(i);
