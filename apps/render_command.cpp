@@ -3,6 +3,7 @@
 // given.
 #include "render_command.h"
 
+#include <eddy/body_track.h>
 #include <eddy/error.h>
 #include <eddy/mesh.h>
 #include <eddy/output.h>
@@ -124,6 +125,56 @@ fs::path sceneOfRun(const std::string& input) {
   const fs::path dir = fs::is_directory(input) ? fs::path(input) : fs::path(input).parent_path();
   return fs::exists(dir / "scene.json") ? dir / "scene.json" : fs::path();
 }
+
+#ifdef EDDY_WITH_RENDER
+// The run's rigid bodies as bodies.csv beside its frames tracks them: per body of the scene, its collider
+// and its column group in the track. Without the file they are drawn where the scene puts them, with a
+// word; a track that lacks one of the scene's bodies is refused.
+struct RunBodies {
+  BodyTrack track;
+  std::vector<std::pair<std::size_t, int>> columns;  // collider, body in the track
+};
+
+RunBodies bodiesOfRun(const fs::path& sceneFile, const SceneDesc& scene, bool quiet) {
+  RunBodies out;
+  std::vector<std::size_t> bodies;
+  for (std::size_t i = 0; i < scene.colliders.size(); ++i)
+    if (scene.colliders[i].density > 0) bodies.push_back(i);
+  if (bodies.empty()) return out;
+  const fs::path csv = sceneFile.parent_path() / "bodies.csv";
+  std::error_code ec;
+  if (!fs::is_regular_file(csv, ec)) {
+    if (!quiet)
+      std::printf(
+          "eddy render: no bodies.csv beside the frames, so the rigid bodies are drawn where the scene "
+          "puts them\n");
+    return out;
+  }
+  out.track = readBodyTrack(csv.string());
+  for (std::size_t i : bodies) {
+    const int b = out.track.find(bodyName(scene, i));
+    if (b < 0)
+      throw InputError("render: " + csv.string() + " has no columns of the scene's body '" +
+                       bodyName(scene, i) + "' (/colliders/" + std::to_string(i) + ")");
+    out.columns.emplace_back(i, b);
+  }
+  return out;
+}
+
+// the bodies' poses in the track's row nearest to `time`; a pose that is not finite is left to the scene
+std::vector<std::pair<std::size_t, ColliderPose>> bodyPosesAt(const RunBodies& bodies, double time) {
+  std::vector<std::pair<std::size_t, ColliderPose>> poses;
+  const long row = bodies.track.rowAt(time);
+  if (row < 0) return poses;
+  for (const auto& [collider, b] : bodies.columns) {
+    const ColliderPose& p = bodies.track.poses[std::size_t(row)][std::size_t(b)];
+    const Quat& q = p.orientation;
+    if (std::isfinite(p.center.x + p.center.y + p.center.z + q.w + q.x + q.y + q.z))
+      poses.emplace_back(collider, p);
+  }
+  return poses;
+}
+#endif
 
 // the path as one word for the shell
 std::string shellQuoted(const std::string& s) {
@@ -308,6 +359,7 @@ int renderCommand(const RenderOptions& o) {
   SceneDesc drawn = scene;
   drawn.render = look;
   FrameRenderer renderer(drawn, !sceneFile.empty(), "render");  // reads the environment image
+  const RunBodies bodies = sceneFile.empty() ? RunBodies{} : bodiesOfRun(sceneFile, scene, o.quiet);
   const bool surfaces = look.mode == "surface";
   if (!o.video.empty() && fs::path(o.video).extension() != ".mp4")
     throw InputError("render: --video '" + o.video + "': the file must end in .mp4");
@@ -427,6 +479,7 @@ int renderCommand(const RenderOptions& o) {
     readMs += since(t0);
     t0 = Clock::now();
     const double time = double(std::max(frames[i].index, 0LL)) / double(scene.time.fps);
+    if (!bodies.columns.empty()) renderer.setBodyPoses(bodyPosesAt(bodies, time));
     const Picture image =
         surfaces ? renderer.drawSurface(mesh, particles, time) : renderer.drawParticles(particles, time);
     drawMs += since(t0);

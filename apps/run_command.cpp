@@ -1,6 +1,7 @@
 // `eddy run`: load and validate a scene, simulate it frame by frame, write caches, stats and a profile.
 #include "run_command.h"
 
+#include <eddy/body_track.h>
 #include <eddy/checkpoint.h>
 #include <eddy/error.h>
 #include <eddy/mesh.h>
@@ -91,15 +92,13 @@ class FrameWriter {
     if (!sim.forceColumns().empty())
       forces_ =
           std::make_unique<CsvLog>(joinPath(dir_, "forces.csv"), sim.forceColumns(), std::move(forcesKept));
-    // bodies.csv: each rigid body's pose and motion, a row a frame
+    // bodies.csv: each rigid body's pose, motion and the fluid's push on it, a row a frame (readBodyTrack)
     std::vector<std::string> columns;  // CsvLog puts "time" first
     for (std::size_t i = 0; i < scene.colliders.size(); ++i) {
       if (scene.colliders[i].density <= 0) continue;
       bodies_.push_back(i);
-      const std::string name =
-          scene.colliders[i].name.empty() ? "collider" + std::to_string(i) : scene.colliders[i].name;
-      for (const char* c : {"x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz"})
-        columns.push_back(name + "." + c);
+      const std::string name = bodyName(scene, i);
+      for (const char* c : kBodyColumns) columns.push_back(name + "." + c);
     }
     if (!bodies_.empty())
       bodyLog_ = std::make_unique<CsvLog>(joinPath(dir_, "bodies.csv"), columns, std::move(bodiesKept));
@@ -166,9 +165,11 @@ class FrameWriter {
       std::vector<double> row{sim.time()};
       for (std::size_t i : bodies_) {
         const ColliderPose p = sim.colliderPose(i);
+        const FluidLoad f = sim.fluidLoad(i);
         for (Real v : {p.center.x, p.center.y, p.center.z, p.orientation.w, p.orientation.x, p.orientation.y,
                        p.orientation.z, p.linearVelocity.x, p.linearVelocity.y, p.linearVelocity.z,
-                       p.angularVelocity.x, p.angularVelocity.y, p.angularVelocity.z})
+                       p.angularVelocity.x, p.angularVelocity.y, p.angularVelocity.z, f.force.x, f.force.y,
+                       f.force.z, f.torque.x, f.torque.y, f.torque.z})
           row.push_back(double(v));
       }
       bodyLog_->append({row});

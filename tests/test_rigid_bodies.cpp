@@ -20,6 +20,7 @@ struct Drafts {
   double surface = 0;  // the gauges' mean elevation
   std::vector<double> draft;
   std::vector<double> speed;  // the largest over the averaged frames
+  std::vector<double> lift;   // the fluid's upward force on the body (Simulation::fluidLoad), averaged
 };
 
 // the drafts of the scene's bodies (every collider), averaged over the last `average` of `frames` frames
@@ -29,6 +30,7 @@ Drafts settle(const SceneDesc& scene, int frames, int average) {
   Drafts d;
   d.draft.assign(bodies, 0);
   d.speed.assign(bodies, 0);
+  d.lift.assign(bodies, 0);
   int samples = 0;
   std::vector<std::vector<double>> rows;
   for (int f = 0; f < frames; ++f) {
@@ -46,6 +48,7 @@ Drafts settle(const SceneDesc& scene, int frames, int average) {
       EXPECT_TRUE(std::isfinite(pose.center.y));
       d.draft[b] += pose.center.y - kHalfHeight;  // the bottom, summed; the draft below
       d.speed[b] = std::max(d.speed[b], double(length(pose.linearVelocity)));
+      d.lift[b] += sim->fluidLoad(b).force.y / average;
     }
   }
   d.surface /= samples;
@@ -68,6 +71,11 @@ TEST(RigidBodies, FlatBoxesFloatNearTheDraftArchimedesGives) {
                 100 * (d.draft[b] - expected) / (2 * kHalfHeight), d.speed[b]);
     EXPECT_NEAR(d.draft[b], expected - 0.0037, 0.001) << "density " << scene.colliders[b].density;
     EXPECT_LT(d.speed[b], 0.03) << "density " << scene.colliders[b].density << " has not settled";
+    // at rest the fluid carries the body's weight: what bodies.csv reports as its push
+    const double weight = scene.colliders[b].density * 0.14 * 0.08 * 0.14 * 9.81;
+    std::printf("  density %.0f: fluid's lift %.3f N, weight %.3f N\n", double(scene.colliders[b].density),
+                d.lift[b], weight);
+    EXPECT_NEAR(d.lift[b], weight, 0.01 * weight) << "density " << scene.colliders[b].density;
   }
   EXPECT_LT(d.draft[0], d.draft[1]);
   EXPECT_LT(d.draft[1], d.draft[2]);

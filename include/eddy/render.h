@@ -13,6 +13,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace eddy {
 
@@ -77,6 +79,10 @@ class FrameRenderer {
   // colours by material; the surface of an MPM scene without water is not drawn (it wraps those solids).
   // time: the frame's simulated time (s), which poses the colliders.
   Picture drawParticles(const ParticleFrame& frame, double time);
+  // where the rigid bodies (colliders with a density, which the fluid moves) are in the pictures that
+  // follow: collider index and pose, as bodies.csv (readBodyTrack) or Simulation::colliderPose give them;
+  // the colliders left out are posed by the scene at each picture's time
+  void setBodyPoses(std::vector<std::pair<std::size_t, ColliderPose>> poses);
   Picture drawSurface(const TriangleMesh& surface, const ParticleFrame& beside, double time);
 
  private:

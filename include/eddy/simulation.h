@@ -69,6 +69,12 @@ struct ColliderPose {
   Vec3 angularVelocity{};  // rad/s about the centre (keyframed colliders: the current segment's spin)
 };
 
+// the fluid's push on a rigid body (a collider with a density) over the last substep (Simulation::fluidLoad)
+struct FluidLoad {
+  Vec3 force{};   // N
+  Vec3 torque{};  // N m about the body's centre
+};
+
 class Simulation {
  public:
   virtual ~Simulation() = default;
@@ -186,6 +192,10 @@ class Simulation {
   // collider i of the scene (in scene order) at the current time: where moveCollider put it, where its
   // keyframes or velocities take it. Throws RuntimeFailure for an index out of range.
   virtual ColliderPose colliderPose(std::size_t collider) const = 0;
+  // the fluid's force and torque on collider i over the last substep where it is a rigid body, which they
+  // move; zero for the other colliders (forces.csv measures what the fluid puts on them). Throws
+  // RuntimeFailure for an index out of range.
+  virtual FluidLoad fluidLoad(std::size_t collider) const = 0;
   // Between frames: the nozzle emitters (counted in scene order among the nozzles alone, as in
   // SimulationState::nozzles) release particles only while active, as they all are at the start; a paused
   // nozzle's layers are skipped, not saved up. Throws RuntimeFailure for an index out of range.

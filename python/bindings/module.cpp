@@ -270,6 +270,9 @@ void bindSimulation(py::module_& m) {
                  py::make_tuple(p.orientation.w, p.orientation.x, p.orientation.y, p.orientation.z);
              d["linear_velocity"] = tupleOf(p.linearVelocity);
              d["angular_velocity"] = tupleOf(p.angularVelocity);
+             const FluidLoad load = h.any()->fluidLoad(i);
+             d["fluid_force"] = tupleOf(load.force);
+             d["fluid_torque"] = tupleOf(load.torque);
              return d;
            })
       .def("move_collider",

@@ -31,6 +31,7 @@ struct FrameRenderer::Drawing {
   std::unique_ptr<render::SurfaceRenderer> surface;
   std::unique_ptr<render::ScreenSpaceFluidRenderer> fluid;
   std::unique_ptr<render::Scenery> scenery;
+  std::vector<std::pair<std::size_t, ColliderPose>> bodyPoses;  // until the scenery exists
   std::unique_ptr<render::EllipsoidBuffer> ellipsoids;
   SurfaceSettings ellipsoidSettings;
   render::Camera camera;
@@ -141,6 +142,7 @@ void FrameRenderer::start(const FrameLook& look) {
   // that cannot be read stops here, before anything is written)
   if (d.withScenery) {
     d.scenery = std::make_unique<render::Scenery>(d.scene, r.scenery);
+    d.scenery->setBodyPoses(d.bodyPoses);
     if (d.surface) d.surface->setScenery(d.scenery.get());
     if (d.fluid) d.fluid->setScenery(d.scenery.get());
     if (d.particles) d.particles->setScenery(d.scenery.get());
@@ -182,6 +184,11 @@ std::string FrameRenderer::device() const {
 double FrameRenderer::valueLow() const { return drawing_->style.valueLow; }
 double FrameRenderer::valueTop() const { return drawing_->style.valueTop; }
 std::string FrameRenderer::unit() const { return drawing_->unit; }
+
+void FrameRenderer::setBodyPoses(std::vector<std::pair<std::size_t, ColliderPose>> poses) {
+  drawing_->bodyPoses = std::move(poses);
+  if (drawing_->scenery) drawing_->scenery->setBodyPoses(drawing_->bodyPoses);
+}
 
 Picture FrameRenderer::drawParticles(const ParticleFrame& frame, double time) {
   started();

@@ -28,7 +28,7 @@ LivePicture::LivePicture(const SceneDesc& scene, int width, int height, const st
 }
 
 void LivePicture::draw(Simulation& sim, const FrameStats& stats) {
-  if (scenery_) scenery_->setTime(sim.time());
+  if (scenery_) scenery_->follow(sim);
   if (surface_) {
     mesh_.fill(sim);
     surface_->draw(mesh_, look_.camera, look_.water);

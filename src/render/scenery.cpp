@@ -223,6 +223,8 @@ void Scenery::setSolidParticles(const std::vector<Vec3>& positions, const std::v
 Scenery::Scenery(const SceneDesc& scene, bool floorAndColliders)
     : gl_(std::make_unique<Gl>()), sun_(scene.render.sun) {
   if (!floorAndColliders) return;
+  for (std::size_t i = 0; i < scene.colliders.size(); ++i)
+    if (scene.colliders[i].density > 0) bodies_.push_back(i);
   parts_.reserve(scene.colliders.size() + 1);
   const Vec3 lo = scene.domain.min, hi = scene.domain.max;
   const Vec3 extent = hi - lo;
@@ -303,6 +305,12 @@ Scenery::Scenery(const SceneDesc& scene, bool floorAndColliders)
   glBindVertexArray(0);
 }
 
+void Scenery::follow(const Simulation& sim) {
+  time_ = sim.time();
+  bodyPoses_.clear();
+  for (std::size_t i : bodies_) bodyPoses_.emplace_back(i, sim.colliderPose(i));
+}
+
 Scenery::~Scenery() {
   for (auto& part : parts_) {
     glDeleteBuffers(1, &part->buffer);
@@ -323,7 +331,9 @@ void Scenery::draw(const Camera& camera, float aspect) const {
   for (const auto& part : parts_) {
     Mat4 model{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     if (part->posed) {
-      const ColliderPose pose = colliders_->pose(part->collider, time_);
+      ColliderPose pose = colliders_->pose(part->collider, time_);
+      for (const auto& [collider, body] : bodyPoses_)
+        if (collider == part->collider) pose = body;
       const Vec3 centre = pose.center;
       const Quat q = pose.orientation;
       const Vec3 axes[3] = {rotate(q, Vec3{1, 0, 0}), rotate(q, Vec3{0, 1, 0}), rotate(q, Vec3{0, 0, 1})};

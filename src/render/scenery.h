@@ -14,6 +14,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "render/camera.h"
@@ -32,6 +33,13 @@ class Scenery {
 
   // the simulated time the colliders are posed at (s)
   void setTime(double seconds) { time_ = seconds; }
+  // where the rigid bodies are (colliders the fluid moves, which the scene cannot pose): collider index and
+  // pose, kept until the next call; a collider left out is posed by the scene at the time
+  void setBodyPoses(std::vector<std::pair<std::size_t, ColliderPose>> poses) {
+    bodyPoses_ = std::move(poses);
+  }
+  // the time and the rigid bodies' poses of a live simulation, as it is now
+  void follow(const Simulation& sim);
   // into the bound framebuffer, with its depth test, lit by the scene's render.sun
   void draw(const Camera& camera, float aspect) const;
   // the parts drawn: the floor, then one per collider
@@ -52,6 +60,8 @@ class Scenery {
   std::unique_ptr<Gl> gl_;
   std::unique_ptr<ColliderShapes> colliders_;  // none without floorAndColliders
   double time_ = 0;
+  std::vector<std::pair<std::size_t, ColliderPose>> bodyPoses_;
+  std::vector<std::size_t> bodies_;  // the colliders with a density
   Vec3 sun_;
   std::size_t solidCount_ = 0;
   float solidRadius_ = 0;

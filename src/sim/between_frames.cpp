@@ -32,6 +32,14 @@ ColliderPose colliderPoseAt(const SceneModel& model, const RigidBodies& bodies, 
   return pose;
 }
 
+FluidLoad fluidLoadOn(const SceneModel& model, const RigidBodies& bodies, std::size_t i) {
+  if (i + 1 >= model.hostColliders.size())
+    throw RuntimeFailure("fluidLoad: the scene has no collider " + std::to_string(i));
+  if (!bodies.isBody(i)) return {};
+  RigidBody b = bodies.body(i);
+  return {b.fluidForce, b.fluidTorque};
+}
+
 void setColliderMotion(SceneModel& model, const RigidBodies& bodies, std::size_t i, Vec3 center,
                        Vec3 velocity, Real t) {
   if (i + 1 >= model.hostColliders.size())

@@ -16,6 +16,8 @@ namespace eddy::EDDY_NS {
 // the pose of scene collider i (not the domain) at time t (a rigid body's as it is now); throws
 // RuntimeFailure for an index out of range
 ColliderPose colliderPoseAt(const SceneModel& model, const RigidBodies& bodies, std::size_t i, Real t);
+// the fluid's push on collider i over the last substep where it is a body, else zero
+FluidLoad fluidLoadOn(const SceneModel& model, const RigidBodies& bodies, std::size_t i);
 
 // collider i moves from time t on as center + velocity * (time - t), on the host and the device copy;
 // throws RuntimeFailure for an index out of range, a keyframed collider, a thin barrier or a rigid body

@@ -56,6 +56,7 @@ class FluidSimulation final : public Simulation {
   ColliderPose colliderPose(std::size_t collider) const override {
     return colliderPoseAt(model_, bodies_, collider, Real(time_));
   }
+  FluidLoad fluidLoad(std::size_t collider) const override { return fluidLoadOn(model_, bodies_, collider); }
   void addParticles(const std::vector<Vec3>& position, const std::vector<Vec3>& velocity,
                     std::size_t emitter = 0) override;
   std::int64_t particleCapacity() const override { return particles_.capacity() - nozzles_.remaining(); }

@@ -172,7 +172,7 @@ void Viewer::drawPicture(unsigned framebuffer, int width, int height) {
     *renderers_ = Renderers{width, height, nullptr, nullptr, nullptr};
   const render::Camera camera = orbit_.camera();
   render::OffscreenTarget* target = nullptr;
-  scenery_->setTime(sim_->time());
+  scenery_->follow(*sim_);
   const render::Scenery* scenery = showScenery_ ? scenery_.get() : nullptr;
   if (mode_ == ViewMode::Surface) {
     if (!r.surface) {
