@@ -1,4 +1,5 @@
-// Rigid bodies in water: flat boxes lighter than water float near the draft Archimedes gives, a body ten
+// Rigid bodies in water: flat boxes lighter than water float near the draft Archimedes gives, carried by the
+// fluid's lift, a body starting immersed and a body ten
 // times lighter than water stays stable, a run with bodies repeats and resumes to the bit, and the scene
 // keys that cannot make a body are refused by name.
 #include <gtest/gtest.h>
@@ -99,6 +100,36 @@ TEST(RigidBodies, ABodyTenTimesLighterThanWaterStaysStable) {
   EXPECT_GT(d.draft[0], -0.25 * 0.02);  // in the water, not above it
   EXPECT_LT(d.draft[0], 0.008);
   EXPECT_LT(d.speed[0], 0.01);
+}
+
+// a sphere of the water's density starting mid-depth: the water it would overlap is left out, and it
+// stays within 5 cm of where it started over a second (among particles forced out of it, it
+// dropped to the floor at 0.8 m/s)
+TEST(RigidBodies, ABodyStartingImmersedStaysStable) {
+  SceneDesc scene = test::sceneFile("scenes/floating_boxes.json", {"fluid.spacing=0.02"});
+  scene.domain.max = {0.3f, 0.4f, 0.3f};
+  scene.emitters[0].shape.center = {0.15f, 0.12f, 0.15f};
+  scene.emitters[0].shape.halfExtents = {0.15f, 0.12f, 0.15f};
+  scene.colliders.resize(1);
+  scene.colliders[0].density = 1000;
+  scene.colliders[0].shape.type = "sphere";
+  scene.colliders[0].shape.radius = 0.06f;
+  scene.colliders[0].shape.center = {0.15f, 0.12f, 0.15f};
+  scene.probes.clear();
+  auto sim = createSimulation(scene, Backend::Cpu);
+  // 15 x 12 x 15 lattice points, less the 174 within half a spacing of the sphere or inside it
+  EXPECT_EQ(sim->particleCount(), 2700 - 174);
+  double fastest = 0, farthest = 0;
+  for (int f = 0; f < 50; ++f) {
+    sim->advanceFrame();
+    ColliderPose pose = sim->colliderPose(0);
+    ASSERT_TRUE(std::isfinite(pose.center.y));
+    fastest = std::max(fastest, double(length(pose.linearVelocity)));
+    farthest = std::max(farthest, double(length(pose.center - scene.colliders[0].shape.center)));
+  }
+  std::printf("  largest speed %.3f m/s, farthest from the start %.4f m\n", fastest, farthest);
+  EXPECT_LT(fastest, 0.12);
+  EXPECT_LT(farthest, 0.05);  // the floor is 0.06 below
 }
 
 // a run with bodies resumed from a saved state goes on exactly as the run it was saved from

@@ -102,6 +102,26 @@ EmittedParticles fillVolume(const SimulationDesc& scene, const SceneModel& model
   return sampleVolume(e, colliders, scene.fluid.spacing, &data);
 }
 
+// A rigid body starting in the water displaces it: the lattice points inside a body, or nearer its surface
+// than half a spacing (where a wall's first layer sits), are left out, so that the body starts in water at
+// rest rather than among particles the wall term would fling out of it.
+void leaveOutBodies(const SimulationDesc& scene, const std::vector<ColliderData>& cs, EmittedParticles& out) {
+  const Real clearance = Real(0.4999) * scene.fluid.spacing;
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < out.position.size(); ++k) {
+    bool clear = true;
+    for (std::size_t c = 0; c < scene.colliders.size() && clear; ++c)
+      clear =
+          scene.colliders[c].density <= 0 || signedDistance(cs[c], out.position[k], 0, nullptr) >= clearance;
+    if (!clear) continue;
+    out.position[kept] = out.position[k];
+    out.velocity[kept] = out.velocity[k];
+    ++kept;
+  }
+  out.position.resize(kept);
+  out.velocity.resize(kept);
+}
+
 // The mesh colliders' fields were built before (placeMeshShape checked each against the memory then free),
 // so the free memory here is what they leave: the particles are checked against that, and the message
 // counts the fields in, since lowering their resolution makes room too.
@@ -209,6 +229,7 @@ void assembleScene(const SimulationDesc& scene, Primitives& prims, SceneModel& m
     }
     try {
       initial.volumes[i] = fillVolume(scene, model, prims, e, int(i), cs, colliderMesh);
+      leaveOutBodies(scene, cs, initial.volumes[i]);
     } catch (const InputError& err) {
       // the emitter's own messages name the shape, not the scene key; a mesh's name both already
       const std::string what = err.what();
