@@ -5,12 +5,14 @@
 // sphere's centre (its distance less the radius, with the distance's gradient as the normal, which is
 // exact for a sphere against any convex shape). So that a box's face resting on a smaller shape, or on a
 // box's corner, is not missed, the other side's points are measured against the box too: the other box's
-// corners, and the point of the other side nearest the box's centre. A domain wall pushes back the
-// body's farthest point beyond it. Edge against edge of two boxes is seen only through those points.
+// corners, and the point of the other side nearest the box's centre. The domain's walls are planes that
+// each corner of a box, or a sphere's nearest point, is measured against. Edge against edge of two boxes
+// is seen only through those points, so crossed edges may sink a little into each other.
 //
 // Response, in the order of Guendelman, Bridson & Fedkiw, "Nonconvex rigid bodies with stacking",
-// SIGGRAPH 2003: velocities first (sequential impulses, see respond; restitution only on normal speeds
-// above the speed gravity gives in two substeps, so a resting contact does not bounce), then positions
+// SIGGRAPH 2003: velocities first (sequential impulses with speculative contacts, see respond;
+// restitution only on normal speeds above the speed gravity gives in two substeps, so a resting contact
+// does not bounce), then positions
 // (overlaps undone without touching the velocities, so undoing one adds no energy). An impulse
 // at contact point p along the normal n has the effective mass 1 / (1/m_a + (r_a x n) . I_a^-1 (r_a x n)
 // + the same of b) (Mirtich, "Impulse-based dynamic simulation of rigid body systems", PhD thesis,
@@ -40,7 +42,8 @@ struct BodyContact {
   Real depth = 0;
 };
 
-constexpr BodyContact kNoContact{{}, {0, 1, 0}, Real(-1e30)};
+// no contact: further apart than any margin
+EDDY_HD inline BodyContact noContact() { return {Vec3{}, Vec3{0, 1, 0}, Real(-1e30)}; }
 
 // the other side of a contact: a body, a collider, or (both null) a domain wall
 struct ContactPair {
@@ -131,7 +134,7 @@ EDDY_HD inline BodyContact colliderContact(const ColliderData& shape, const Rigi
   if (k == 8) {
     // the obstacle's point nearest the centre (none where the centre is inside it)
     Real phi = signedDistance(s, a.position, t, &n);
-    if (!(phi > 0)) return kNoContact;
+    if (!(phi > 0)) return noContact();
     return pointInA(shape, a, a.position - n * phi);
   }
   return pointInA(shape, a, colliderToWorld(s, boxCorner(s, k - 9), t));
@@ -164,7 +167,7 @@ EDDY_HD inline BodyContact bodyContact(const ColliderData& sa, const RigidBody& 
   const ColliderData& fromShape = k == 16 ? sb : sa;
   const RigidBody& centre = k == 16 ? a : b;
   Real d = bodyDistance(fromShape, from, centre.position, &g);
-  if (!(d > 0)) return kNoContact;
+  if (!(d > 0)) return noContact();
   Vec3 q = centre.position - g * d;
   if (k == 16) return pointInA(sa, a, q);
   d = bodyDistance(sb, b, q, &g);
@@ -289,7 +292,8 @@ EDDY_HD inline void contactPass(RigidBody* bodies, int count, const ColliderData
     const ColliderData& sa = colliders[a.collider];
     ContactPair wall{&a, &sa, nullptr, nullptr, sa.restitution, a.friction};
     for (int k = 0, n = wallCandidates(sa); k < n; ++k) pass.visit(wall, wallContact(sa, a, k));
-    Real reach = boundingRadius(sa);
+    Real margin = 2 * length(a.gravity) * pass.dt * pass.dt;  // the widest gap respond counts
+    Real reach = boundingRadius(sa) + margin;
     for (int s = 0; s < colliderCount; ++s) {
       if (slotOf[s] >= 0) continue;
       const ColliderData& cs = colliders[s];
@@ -305,7 +309,8 @@ EDDY_HD inline void contactPass(RigidBody* bodies, int count, const ColliderData
     for (int j = i + 1; j < count; ++j) {
       RigidBody &a = bodies[i], &b = bodies[j];
       const ColliderData &sa = colliders[a.collider], &sb = colliders[b.collider];
-      if (length(a.position - b.position) > boundingRadius(sa) + boundingRadius(sb)) continue;
+      Real margin = 2 * length(a.gravity) * pass.dt * pass.dt;
+      if (length(a.position - b.position) > boundingRadius(sa) + boundingRadius(sb) + margin) continue;
       ContactPair pair{
           &a, &sa, &b, &sb, (sa.restitution + sb.restitution) / 2, (a.friction + b.friction) / 2};
       int n = bodyCandidates(sa, sb);
