@@ -1,8 +1,8 @@
-// Contacts of rigid bodies (sim/body_contacts.h): a box comes to rest on an obstacle, a box dropped on
-// its edge lands on a face, three boxes pile up without passing through each other, two spheres bounce
-// off each other with the restitution asked for and keep their momentum, and runs with contacts repeat
-// and resume to the bit. The fluid is a small block held behind a dam, so only gravity and the contacts
-// move the bodies.
+// Contacts of rigid bodies (sim/body_contacts.h): a box comes to rest on an obstacle and slides along it
+// as far as Coulomb friction lets it, a box dropped on its edge lands on a face, three boxes pile up
+// without passing through each other, two spheres bounce off each other with the restitution asked for
+// and keep their momentum, and runs with contacts repeat and resume to the bit. The fluid is a small
+// block held behind a dam, so only gravity and the contacts move the bodies.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -82,6 +82,26 @@ TEST(BodyContacts, ABoxComesToRestOnAnObstacle) {
   EXPECT_GT(lowestEver, 0.2 - 1e-4);  // a 300th of the box's height
   EXPECT_LT(length(p.linearVelocity), 1e-3);
   EXPECT_NEAR(p.center.x, 0.4, 1e-4);
+}
+
+// A box sent sliding at 1 m/s along a table (friction 0.5 on both, so 0.5 between them) stops after
+// v^2 / (2 mu g) = 0.102 m, as Coulomb friction bounded by the normal impulse gives, still on the table
+TEST(BodyContacts, ABoxSlidingAlongAnObstacleStopsWhereCoulombFrictionSays) {
+  const Vec3 e{0.05f, 0.03f, 0.05f};
+  SceneDesc scene = contactScene(R"({"name": "table", "friction": 0.5, "shape": {"type": "box",
+                                     "center": [0.4, 0.1, 0.2], "half_extents": [0.3, 0.1, 0.15]}}, )"
+                                 R"({"density": 500, "friction": 0.5, "linear_velocity": [1, 0, 0],
+                                     "shape": {"type": "box", "center": [0.2, 0.23, 0.2],
+                                     "half_extents": [0.05, 0.03, 0.05]}})");
+  auto sim = createSimulation(scene, Backend::Cpu);
+  for (int f = 0; f < 25; ++f) sim->advanceFrame();
+  ColliderPose p = sim->colliderPose(1);
+  const double travel = 1.0 / (2 * 0.5 * 9.81);
+  std::printf("  slid %.5f m (Coulomb %.5f m), bottom %.6f m, speed %.2e m/s\n", double(p.center.x) - 0.2,
+              travel, lowest(p, e), double(length(p.linearVelocity)));
+  EXPECT_NEAR(p.center.x - 0.2, travel, 1e-3);
+  EXPECT_NEAR(lowest(p, e), 0.2, 1e-4);
+  EXPECT_LT(length(p.linearVelocity), 1e-3);
 }
 
 // A box dropped on its edge, turned 30 degrees about z, tips onto a face: the contact impulse turns it
