@@ -1,8 +1,8 @@
 // Contacts of rigid bodies (sim/body_contacts.h): a box comes to rest on an obstacle and slides along it
-// as far as Coulomb friction lets it, a box dropped on its edge lands on a face, three boxes pile up
-// without passing through each other, two spheres bounce off each other with the restitution asked for
-// and keep their momentum, and runs with contacts repeat and resume to the bit. The fluid is a small
-// block held behind a dam, so only gravity and the contacts move the bodies.
+// as far as Coulomb friction lets it, a container keeps a body inside, a box dropped on its edge lands on
+// a face, three boxes pile up without passing through each other, two spheres bounce off each other with
+// the restitution asked for and keep their momentum, and runs with contacts repeat and resume to the bit.
+// The fluid is a small block held behind a dam, so only gravity and the contacts move the bodies.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -102,6 +102,26 @@ TEST(BodyContacts, ABoxSlidingAlongAnObstacleStopsWhereCoulombFrictionSays) {
   EXPECT_NEAR(p.center.x - 0.2, travel, 1e-3);
   EXPECT_NEAR(lowest(p, e), 0.2, 1e-4);
   EXPECT_LT(length(p.linearVelocity), 1e-3);
+}
+
+// A sphere thrown at 2 m/s against the side of a container collider (the tank's wall at x = 0.05, inside
+// the domain's at 0) bounces off it with its restitution and stays inside, as the domain keeps it
+TEST(BodyContacts, AContainerKeepsABodyInside) {
+  SceneDesc scene = contactScene(R"({"density": 500, "restitution": 0.5, "linear_velocity": [-2, 0, 0],
+                                     "shape": {"type": "sphere", "center": [0.2, 0.2, 0.2], "radius": 0.04}}, )"
+                                 R"({"name": "tank", "container": true, "shape": {"type": "box",
+                                     "center": [0.5, 0.3, 0.2], "half_extents": [0.45, 0.3, 0.2]}})");
+  auto sim = createSimulation(scene, Backend::Cpu);
+  double nearest = 1e30;
+  for (int f = 0; f < 10; ++f) {
+    sim->advanceFrame();
+    nearest = std::min(nearest, double(sim->colliderPose(0).center.x) - 0.05 - 0.04);
+  }
+  ColliderPose p = sim->colliderPose(0);
+  std::printf("  nearest the tank's wall %.2e m, leaving at %.4f m/s\n", nearest, double(p.linearVelocity.x));
+  EXPECT_GT(nearest, -1e-4);
+  // the restitution of the sphere's 0.5 and the tank's 0 meet at 0.25 (the mean)
+  EXPECT_NEAR(p.linearVelocity.x, 0.25 * 2, 0.02);
 }
 
 // A box dropped on its edge, turned 30 degrees about z, tips onto a face: the contact impulse turns it
