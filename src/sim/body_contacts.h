@@ -32,8 +32,10 @@
 
 namespace eddy::EDDY_NS {
 
+// Gauss-Seidel passes a substep: enough for three boxes stacked to rest within 0.2 mm/s of still and
+// 0.01 mm of their heights (tests/test_body_contacts.cpp); each pass visits every candidate contact once
 constexpr int kVelocityPasses = 10;
-constexpr int kPositionPasses = 10;  // overlap passes
+constexpr int kPositionPasses = 10;
 
 // one sampled contact: body a is pushed along normal (away from the other side) where depth > 0
 struct BodyContact {
