@@ -1,8 +1,9 @@
 // Contacts of rigid bodies (sim/body_contacts.h): a box comes to rest on an obstacle and slides along it
 // as far as Coulomb friction lets it, a container keeps a body inside, a box dropped on its edge lands on
-// a face, three boxes pile up without passing through each other, two spheres bounce off each other with
-// the restitution asked for and keep their momentum, and runs with contacts repeat and resume to the bit.
-// The fluid is a small block held behind a dam, so only gravity and the contacts move the bodies.
+// a face, a sliding sphere ends rolling, boxes pile up without passing through each other (boxes of one
+// size too, offset), two spheres bounce off each other with the restitution asked for and keep their
+// momentum, and runs with contacts repeat and resume to the bit. The fluid is a small block held behind a
+// dam, so only gravity and the contacts move the bodies.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -122,6 +123,52 @@ TEST(BodyContacts, AContainerKeepsABodyInside) {
   EXPECT_GT(nearest, -1e-4);
   // the restitution of the sphere's 0.5 and the tank's 0 meet at 0.25 (the mean)
   EXPECT_NEAR(p.linearVelocity.x, 0.25 * 2, 0.02);
+}
+
+// A sphere sent sliding without spin along the floor at 0.7 m/s (friction 0.5) is turned by the friction
+// impulse until it rolls: then v = omega r = 5/7 of 0.7 m/s, as a solid sphere's inertia 2/5 m r^2 gives
+TEST(BodyContacts, ASlidingSphereEndsRollingAtFiveSeventhsOfItsSpeed) {
+  SceneDesc scene = contactScene(R"({"density": 500, "friction": 0.5, "linear_velocity": [0.7, 0, 0],
+                                     "shape": {"type": "sphere", "center": [0.2, 0.04, 0.2], "radius": 0.04}})");
+  auto sim = createSimulation(scene, Backend::Cpu);
+  for (int f = 0; f < 10; ++f) sim->advanceFrame();
+  ColliderPose p = sim->colliderPose(0);
+  std::printf("  v %.5f m/s, -omega r %.5f m/s (5/7 x 0.7 = 0.5), centre at %.6f m\n",
+              double(p.linearVelocity.x), -double(p.angularVelocity.z) * 0.04, double(p.center.y));
+  EXPECT_NEAR(p.linearVelocity.x, 0.5, 2e-3);
+  EXPECT_NEAR(-p.angularVelocity.z * 0.04, 0.5, 2e-3);
+  EXPECT_NEAR(p.center.y, 0.04, 1e-4);
+}
+
+// Three boxes of one size stacked 5 mm off each other's axis stand for 3 s: they touch over the overlap
+// of their faces, whose corners are partly crossings of the two boxes' edges that no box corner marks
+TEST(BodyContacts, ThreeBoxesOfOneSizeStackedOffsetStand) {
+  const Vec3 e{0.05f, 0.03f, 0.05f};
+  SceneDesc scene = contactScene(box("[0.4, 0.05, 0.2]", "[0.05, 0.03, 0.05]") + ", " +
+                                 box("[0.405, 0.15, 0.2]", "[0.05, 0.03, 0.05]") + ", " +
+                                 box("[0.4, 0.25, 0.195]", "[0.05, 0.03, 0.05]"));
+  auto sim = createSimulation(scene, Backend::Cpu);
+  double deepest = 0, tilt = 0;
+  for (int f = 0; f < 150; ++f) {
+    sim->advanceFrame();
+    for (std::size_t i = 0; i < 3; ++i) {
+      ColliderPose p = sim->colliderPose(i);
+      tilt = std::max(tilt, 1 - std::fabs(double(rotate(p.orientation, Vec3{0, 1, 0}).y)));
+      if (i > 0) deepest = std::max(deepest, overlap(p, e, sim->colliderPose(i - 1), e));
+    }
+  }
+  std::printf("  deepest overlap %.2e m, largest 1 - cos(tilt) %.2e\n", deepest, tilt);
+  EXPECT_LT(deepest, 1e-4);
+  const double x[3] = {0.4, 0.405, 0.4}, z[3] = {0.2, 0.2, 0.195};
+  for (std::size_t i = 0; i < 3; ++i) {
+    ColliderPose p = sim->colliderPose(i);
+    std::printf("  box %zu: centre %.6f m (expected %.2f), moved %.5f m across, speed %.2e m/s\n", i,
+                double(p.center.y), 0.03 + 0.06 * double(i), std::hypot(p.center.x - x[i], p.center.z - z[i]),
+                double(length(p.linearVelocity)));
+    EXPECT_NEAR(p.center.y, 0.03 + 0.06 * double(i), 1e-4) << i;
+    EXPECT_LT(std::hypot(p.center.x - x[i], p.center.z - z[i]), 2e-3) << i;
+  }
+  EXPECT_LT(tilt, 1e-4);  // none tipped: cos(tilt) > 0.9999
 }
 
 // A box dropped on its edge, turned 30 degrees about z, tips onto a face: the contact impulse turns it

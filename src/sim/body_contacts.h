@@ -5,9 +5,11 @@
 // sphere's centre (its distance less the radius, with the distance's gradient as the normal, which is
 // exact for a sphere against any convex shape). So that a box's face resting on a smaller shape, or on a
 // box's corner, is not missed, the other side's points are measured against the box too: the other box's
-// corners, and the point of the other side nearest the box's centre. The domain's walls are planes that
-// each corner of a box, or a sphere's nearest point, is measured against. Edge against edge of two boxes
-// is seen only through those points, so crossed edges may sink a little into each other.
+// corners, and the point of the other side nearest the box's centre. Two bodies that are boxes touch
+// where boxContacts clips one's face to the other's. The domain's walls are planes that each corner of a
+// box, or a sphere's nearest point, is measured against. Edge against edge of two boxes that cross is
+// seen only as far as a face's clipped corners reach it, so crossed edges may sink a little into each
+// other.
 //
 // Response, in the order of Guendelman, Bridson & Fedkiw, "Nonconvex rigid bodies with stacking",
 // SIGGRAPH 2003: velocities first (sequential impulses with speculative contacts, see respond;
@@ -143,7 +145,95 @@ EDDY_HD inline BodyContact colliderContact(const ColliderData& shape, const Rigi
 }
 
 EDDY_HD inline int bodyCandidates(const ColliderData& sa, const ColliderData& sb) {
-  return sa.kind == ShapeKind::Box && sb.kind == ShapeKind::Box ? 18 : 1;
+  return sa.kind == ShapeKind::Box && sb.kind == ShapeKind::Box ? 8 : 1;
+}
+
+// how far a box reaches from its centre along the world direction u (unit)
+EDDY_HD inline Real boxReach(const ColliderData& s, const RigidBody& b, Vec3 u) {
+  Vec3 l = rotate(conjugate(b.orientation), u);
+  return s.halfExtents.x * fabsf(l.x) + s.halfExtents.y * fabsf(l.y) + s.halfExtents.z * fabsf(l.z);
+}
+
+EDDY_HD inline Vec3 boxAxis(const RigidBody& b, int i) {
+  Vec3 e{};
+  (&e.x)[i] = 1;
+  return rotate(b.orientation, e);
+}
+
+// Where two boxes touch face to face, edge to face or corner to face: the face of one along whose normal
+// they overlap least (the separating axis test over the six face normals, Gottschalk, Lin & Manocha,
+// "OBBTree", SIGGRAPH 1996) is the reference; the face of the other turned most against it is clipped to
+// the reference face's sides (Sutherland & Hodgman, "Reentrant polygon clipping", CACM 1974), and each
+// point left is a contact, with its depth below the reference face along the one normal of the pair.
+// Two boxes standing offset on each other touch over the overlap of their faces, whose corners are
+// partly edge crossings that no corner of either box marks; and a corner's own nearest face is
+// ambiguous where boxes of one size stand aligned.
+struct BoxContacts {
+  int count = 0;
+  Vec3 point[8];
+  Real depth[8];
+  Vec3 normal{0, 1, 0};  // from b to a
+};
+
+EDDY_HD inline BoxContacts boxContacts(const ColliderData& sa, const RigidBody& a, const ColliderData& sb,
+                                       const RigidBody& b) {
+  BoxContacts out;
+  Vec3 d = a.position - b.position;
+  Real least = Real(1e30);
+  int best = 0;
+  for (int k = 0; k < 6; ++k) {
+    Vec3 u = boxAxis(k < 3 ? a : b, k % 3);
+    Real overlap = boxReach(sa, a, u) + boxReach(sb, b, u) - fabsf(dot(d, u));
+    if (overlap < least) least = overlap, best = k;
+  }
+  bool refIsB = best >= 3;
+  const RigidBody& ref = refIsB ? b : a;
+  const RigidBody& inc = refIsB ? a : b;
+  const Vec3 eRef = (refIsB ? sb : sa).halfExtents, eInc = (refIsB ? sa : sb).halfExtents;
+  int axis = best % 3;
+  // the reference face's outward normal, toward the other box
+  Vec3 refN = boxAxis(ref, axis);
+  if (dot(inc.position - ref.position, refN) < 0) refN = refN * Real(-1);
+  out.normal = refIsB ? refN : refN * Real(-1);
+  Vec3 refCentre = ref.position + refN * (&eRef.x)[axis];
+  Vec3 u1 = boxAxis(ref, (axis + 1) % 3), u2 = boxAxis(ref, (axis + 2) % 3);
+  Real h1 = (&eRef.x)[(axis + 1) % 3], h2 = (&eRef.x)[(axis + 2) % 3];
+  // the incident face: the other box's face turned most against refN
+  int incAxis = 0;
+  Real most = -1;
+  for (int i = 0; i < 3; ++i) {
+    Real c = fabsf(dot(boxAxis(inc, i), refN));
+    if (c > most) most = c, incAxis = i;
+  }
+  Vec3 fn = boxAxis(inc, incAxis);
+  if (dot(fn, refN) > 0) fn = fn * Real(-1);
+  Vec3 t1 = boxAxis(inc, (incAxis + 1) % 3) * (&eInc.x)[(incAxis + 1) % 3];
+  Vec3 t2 = boxAxis(inc, (incAxis + 2) % 3) * (&eInc.x)[(incAxis + 2) % 3];
+  Vec3 fc = inc.position + fn * (&eInc.x)[incAxis];
+  Vec3 poly[8] = {fc + t1 + t2, fc - t1 + t2, fc - t1 - t2, fc + t1 - t2};
+  int n = 4;
+  // clip to the four sides: dot(p - refCentre, side) <= reach
+  for (int side = 0; side < 4 && n > 0; ++side) {
+    Vec3 dir = side < 2 ? u1 : u2;
+    if (side % 2) dir = dir * Real(-1);
+    Real reach = side < 2 ? h1 : h2;
+    Vec3 kept[8];
+    int m = 0;
+    for (int i = 0; i < n; ++i) {
+      Vec3 p = poly[i], q = poly[(i + 1) % n];
+      Real fp = dot(p - refCentre, dir) - reach, fq = dot(q - refCentre, dir) - reach;
+      if (fp <= 0 && m < 8) kept[m++] = p;
+      if ((fp < 0) != (fq < 0) && fp != fq && m < 8) kept[m++] = p + (q - p) * (fp / (fp - fq));
+    }
+    n = m;
+    for (int i = 0; i < n; ++i) poly[i] = kept[i];
+  }
+  for (int i = 0; i < n; ++i) {
+    out.point[i] = poly[i];
+    out.depth[i] = -dot(poly[i] - refCentre, refN);
+  }
+  out.count = n;
+  return out;
 }
 
 // candidate k of body a against body b
@@ -158,22 +248,9 @@ EDDY_HD inline BodyContact bodyContact(const ColliderData& sa, const RigidBody& 
     Real d = bodyDistance(sa, a, b.position, &g) - sb.radius;
     return {b.position - g * sb.radius, g * Real(-1), -d};
   }
-  if (k < 8) {
-    Vec3 p = bodyPoint(a, boxCorner(sa, k));
-    Real d = bodyDistance(sb, b, p, &g);
-    return {p, g, -d};
-  }
-  if (k < 16) return pointInA(sa, a, bodyPoint(b, boxCorner(sb, k - 8)));
-  // the point of one nearest the other's centre, against the other
-  const RigidBody& from = k == 16 ? b : a;
-  const ColliderData& fromShape = k == 16 ? sb : sa;
-  const RigidBody& centre = k == 16 ? a : b;
-  Real d = bodyDistance(fromShape, from, centre.position, &g);
-  if (!(d > 0)) return noContact();
-  Vec3 q = centre.position - g * d;
-  if (k == 16) return pointInA(sa, a, q);
-  d = bodyDistance(sb, b, q, &g);
-  return {q, g, -d};
+  BoxContacts m = boxContacts(sa, a, sb, b);
+  if (k >= m.count) return noContact();
+  return {m.point[k], m.normal, m.depth[k]};
 }
 
 // I^-1 v in the world frame, from the principal moments and the orientation
@@ -280,7 +357,7 @@ struct ContactPass {
 // most contacts a substep can visit: the candidates of every body against the walls, each collider and
 // each other body
 inline std::size_t mostContacts(int bodies, int colliders) {
-  return std::size_t(bodies) * (48 + 17 * std::size_t(colliders)) + std::size_t(bodies) * bodies / 2 * 18;
+  return std::size_t(bodies) * (48 + 17 * std::size_t(colliders)) + std::size_t(bodies) * bodies / 2 * 8;
 }
 
 // one pass in a fixed order: domain walls, colliders by index, then the pairs of bodies (i < j);
