@@ -3,27 +3,27 @@
 //
 // Detection samples points and measures them with the other side's signed distance: a box's 8 corners, a
 // sphere's centre (its distance less the radius, with the distance's gradient as the normal, which is
-// exact for a sphere against any convex shape). So that a box's face resting on a smaller shape, or on a
-// box's corner, is not missed, the other side's points are measured against the box too: the other box's
-// corners, and the point of the other side nearest the box's centre. Two bodies that are boxes touch
-// where boxContacts clips one's face to the other's. The domain's walls are planes that each corner of a
-// box, or a sphere's nearest point, is measured against. Edge against edge of two boxes that cross is
-// seen only as far as a face's clipped corners reach it, so crossed edges may sink a little into each
-// other.
+// exact for a sphere against any convex shape). So that a box's face resting on a smaller collider, or on
+// a box collider's corner, is not missed, the collider's points are measured against the box too: a box
+// collider's corners, and the collider's point nearest the box's centre. Two boxes that are both bodies
+// touch where boxContacts clips the face of one to the face of the other. The domain's walls are planes
+// that each corner of a box, or a sphere's nearest point, is measured against. Two boxes whose edges
+// cross are seen only through the corners of the clipped face, so crossed edges may sink a little into
+// each other.
 //
 // Response, in the order of Guendelman, Bridson & Fedkiw, "Nonconvex rigid bodies with stacking",
 // SIGGRAPH 2003: velocities first (sequential impulses with speculative contacts, see respond;
 // restitution only on normal speeds above the speed gravity gives in two substeps, so a resting contact
-// does not bounce), then positions
-// (overlaps undone without touching the velocities, so undoing one adds no energy). An impulse
-// at contact point p along the normal n has the effective mass 1 / (1/m_a + (r_a x n) . I_a^-1 (r_a x n)
-// + the same of b) (Mirtich, "Impulse-based dynamic simulation of rigid body systems", PhD thesis,
-// Berkeley 1996), so it turns the body too (a box tipped onto a floor rights itself); the tangential
-// impulse stops the sliding at p as far as Coulomb's law allows, mu times the normal impulse (Bridson,
-// Fedkiw & Anderson 2002). The position passes move each overlapping body out along the normal by the
-// overlap, split between two bodies in proportion to their inverse masses, all to a body against a
-// collider. Every pass walks the bodies and pairs in one fixed order (Gauss-Seidel), in one thread, so a
-// CPU run repeats and resumes to the bit and the GPU runs the same code.
+// does not bounce), then positions (overlaps undone without touching the velocities, so undoing one adds
+// no energy). An impulse at contact point p along the normal n has the effective mass
+// 1 / (1/m_a + (r_a x n) . I_a^-1 (r_a x n) + the same of b) (Mirtich, "Impulse-based dynamic simulation
+// of rigid body systems", PhD thesis, Berkeley 1996), so it turns the body too (a box dropped on its edge
+// lands on a face); the tangential impulse stops the sliding at p as far as Coulomb's law allows, mu
+// times the normal impulse (Bridson, Fedkiw & Anderson 2002). The position passes move each overlapping
+// body out along the normal by the overlap, split between two bodies in proportion to their inverse
+// masses, all to a body against a collider. Every pass walks the bodies and pairs in one fixed order
+// (Gauss-Seidel), in one thread, so a CPU run repeats and resumes to the bit and the GPU runs the same
+// code.
 //
 // A pair's coefficients are the means of its two sides' "restitution" and "friction"; a domain wall
 // takes the body's own.
