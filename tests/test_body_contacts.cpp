@@ -85,6 +85,26 @@ TEST(BodyContacts, ABoxComesToRestOnAnObstacle) {
   EXPECT_NEAR(p.center.x, 0.4, 1e-4);
 }
 
+// A box dropped onto a table of its own footprint, its edges flush with the table's, rests there level:
+// the box meets the box collider face against face, not corner by corner, whose nearest face is ambiguous
+// at a shared edge
+TEST(BodyContacts, ABoxRestsLevelOnATableOfItsOwnFootprint) {
+  const Vec3 e{0.05f, 0.03f, 0.05f};
+  SceneDesc scene = contactScene(R"({"name": "table", "shape": {"type": "box", "center": [0.4, 0.1, 0.2],
+                                     "half_extents": [0.05, 0.1, 0.05]}}, )" +
+                                 box("[0.4, 0.3, 0.2]", "[0.05, 0.03, 0.05]"));
+  auto sim = createSimulation(scene, Backend::Cpu);
+  for (int f = 0; f < 100; ++f) sim->advanceFrame();
+  ColliderPose p = sim->colliderPose(1);
+  double up = rotate(p.orientation, Vec3{0, 1, 0}).y;
+  std::printf("  bottom %.6f m (table top 0.2), up %.6f, moved %.2e m across, speed %.2e m/s\n", lowest(p, e),
+              up, std::hypot(p.center.x - 0.4, p.center.z - 0.2), double(length(p.linearVelocity)));
+  EXPECT_NEAR(lowest(p, e), 0.2, 1e-4);
+  EXPECT_GT(up, 0.9999);
+  EXPECT_LT(std::hypot(p.center.x - 0.4, p.center.z - 0.2), 1e-3);
+  EXPECT_LT(length(p.linearVelocity), 1e-3);
+}
+
 // A box sent sliding at 1 m/s along a table (friction 0.5 on both, so 0.5 between them) stops after
 // v^2 / (2 mu g) = 0.102 m, as Coulomb friction bounded by the normal impulse gives, still on the table
 TEST(BodyContacts, ABoxSlidingAlongAnObstacleStopsWhereCoulombFrictionSays) {

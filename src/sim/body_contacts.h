@@ -3,10 +3,10 @@
 //
 // Detection samples points and measures them with the other side's signed distance: a box's 8 corners, a
 // sphere's centre (its distance less the radius, with the distance's gradient as the normal, which is
-// exact for a sphere against any convex shape). So that a box's face resting on a smaller collider, or on
-// a box collider's corner, is not missed, the collider's points are measured against the box too: a box
-// collider's corners, and the collider's point nearest the box's centre. Two boxes that are both bodies
-// touch where boxContacts clips the face of one to the face of the other. The domain's walls are planes
+// exact for a sphere against any convex shape). So that a box's face resting on a smaller collider is not
+// missed, the collider's point nearest the box's centre is measured against the box too. Two boxes (two
+// bodies, or a body and a box collider) touch where boxContacts clips the face of one to the face of
+// the other. The domain's walls are planes
 // that each corner of a box, or a sphere's nearest point, is measured against. Two boxes whose edges
 // cross are seen only through the corners of the clipped face, so crossed edges may sink a little into
 // each other.
@@ -112,36 +112,6 @@ EDDY_HD inline BodyContact wallContact(const ColliderData& shape, const RigidBod
   Real at = wall % 2 ? (&a.domainHi.x)[axis] : (&a.domainLo.x)[axis];
   Real depth = wall % 2 ? (&p.x)[axis] - at : at - (&p.x)[axis];
   return {p, out * Real(-1), depth};
-}
-
-// how many candidates body a has against collider s
-EDDY_HD inline int colliderCandidates(const ColliderData& shape, const ColliderData& s) {
-  if (shape.kind == ShapeKind::Sphere) return 1;
-  if (s.container) return 8;
-  return s.kind == ShapeKind::Box ? 17 : 9;
-}
-
-// candidate k of body a against collider s at time t (normal: toward s's fluid side, out of an obstacle,
-// into a container)
-EDDY_HD inline BodyContact colliderContact(const ColliderData& shape, const RigidBody& a,
-                                           const ColliderData& s, Real t, int k) {
-  Vec3 n;
-  if (shape.kind == ShapeKind::Sphere) {
-    Real phi = signedDistance(s, a.position, t, &n);
-    return {a.position - n * shape.radius, n, shape.radius - phi};
-  }
-  if (k < 8) {
-    Vec3 p = bodyPoint(a, boxCorner(shape, k));
-    Real phi = signedDistance(s, p, t, &n);
-    return {p, n, -phi};
-  }
-  if (k == 8) {
-    // the obstacle's point nearest the centre (none where the centre is inside it)
-    Real phi = signedDistance(s, a.position, t, &n);
-    if (!(phi > 0)) return noContact();
-    return pointInA(shape, a, a.position - n * phi);
-  }
-  return pointInA(shape, a, colliderToWorld(s, boxCorner(s, k - 9), t));
 }
 
 EDDY_HD inline int bodyCandidates(const ColliderData& sa, const ColliderData& sb) {
@@ -253,6 +223,45 @@ EDDY_HD inline BodyContact bodyContact(const ColliderData& sa, const RigidBody& 
   return {m.point[k], m.normal, m.depth[k]};
 }
 
+// how many candidates body a has against collider s
+EDDY_HD inline int colliderCandidates(const ColliderData& shape, const ColliderData& s) {
+  if (shape.kind == ShapeKind::Sphere) return 1;
+  if (s.container || s.kind == ShapeKind::Box) return 8;
+  return 9;
+}
+
+// candidate k of body a against collider s at time t (normal: toward s's fluid side, out of an obstacle,
+// into a container)
+EDDY_HD inline BodyContact colliderContact(const ColliderData& shape, const RigidBody& a,
+                                           const ColliderData& s, Real t, int k) {
+  Vec3 n;
+  if (shape.kind == ShapeKind::Sphere) {
+    Real phi = signedDistance(s, a.position, t, &n);
+    return {a.position - n * shape.radius, n, shape.radius - phi};
+  }
+  if (s.kind == ShapeKind::Box && !s.container) {
+    // a box collider is met as a box body is, face against face
+    RigidBody other;
+    other.position = colliderCenter(s, t);
+    other.orientation = colliderOrientation(s, t);
+    BoxContacts m = boxContacts(shape, a, s, other);
+    if (k >= m.count) return noContact();
+    return {m.point[k], m.normal, m.depth[k]};
+  }
+  if (k < 8) {
+    Vec3 p = bodyPoint(a, boxCorner(shape, k));
+    Real phi = signedDistance(s, p, t, &n);
+    return {p, n, -phi};
+  }
+  if (k == 8) {
+    // the obstacle's point nearest the centre (none where the centre is inside it)
+    Real phi = signedDistance(s, a.position, t, &n);
+    if (!(phi > 0)) return noContact();
+    return pointInA(shape, a, a.position - n * phi);
+  }
+  return noContact();
+}
+
 // I^-1 v in the world frame, from the principal moments and the orientation
 EDDY_HD inline Vec3 inverseInertiaTimes(const RigidBody& b, Vec3 v) {
   Vec3 l = rotate(conjugate(b.orientation), v);
@@ -357,7 +366,7 @@ struct ContactPass {
 // most contacts a substep can visit: the candidates of every body against the walls, each collider and
 // each other body
 inline std::size_t mostContacts(int bodies, int colliders) {
-  return std::size_t(bodies) * (48 + 17 * std::size_t(colliders)) + std::size_t(bodies) * bodies / 2 * 8;
+  return std::size_t(bodies) * (48 + 9 * std::size_t(colliders)) + std::size_t(bodies) * bodies / 2 * 8;
 }
 
 // one pass in a fixed order: domain walls, colliders by index, then the pairs of bodies (i < j);
