@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "sim/body_contacts.h"
+
 namespace eddy::EDDY_NS {
 
 namespace {
@@ -23,37 +25,6 @@ EDDY_HD inline void placeCollider(const RigidBody& b, ColliderData& c, Real t) {
 EDDY_HD inline Quat normalized(Quat q) {
   Real n = sqrtf(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
   return {q.w / n, q.x / n, q.y / n, q.z / n};
-}
-
-// the farthest point of the body's shape along the world direction d (unit)
-EDDY_HD inline Vec3 supportPoint(const ColliderData& c, const RigidBody& b, Vec3 d) {
-  if (c.kind == ShapeKind::Sphere) return b.position + d * c.radius;
-  Vec3 local = rotate(conjugate(b.orientation), d);
-  Vec3 corner{local.x >= 0 ? c.halfExtents.x : -c.halfExtents.x,
-              local.y >= 0 ? c.halfExtents.y : -c.halfExtents.y,
-              local.z >= 0 ? c.halfExtents.z : -c.halfExtents.z};
-  return b.position + rotate(b.orientation, corner);
-}
-
-// keeps the body inside the domain: each face of the domain pushes back the body's farthest point beyond
-// it, takes the velocity into it and, by Coulomb's law, as much of the sliding velocity as friction allows
-EDDY_HD inline void containInDomain(const ColliderData& c, RigidBody& b) {
-  for (int axis = 0; axis < 3; ++axis)
-    for (int side = 0; side < 2; ++side) {
-      Vec3 out{};
-      (&out.x)[axis] = side ? Real(1) : Real(-1);
-      Vec3 p = supportPoint(c, b, out);
-      Real wall = side ? (&b.domainHi.x)[axis] : (&b.domainLo.x)[axis];
-      Real depth = side ? (&p.x)[axis] - wall : wall - (&p.x)[axis];
-      if (depth <= 0) continue;
-      b.position -= out * depth;
-      Real vn = dot(b.linearVelocity, out);
-      if (vn <= 0) continue;
-      Vec3 tangential = b.linearVelocity - out * vn;
-      Real slide = length(tangential);
-      Real keep = slide > 0 ? fmaxf(Real(0), 1 - b.friction * vn / slide) : Real(0);
-      b.linearVelocity = tangential * keep;
-    }
 }
 
 // one substep of the body's motion under gravity and the fluid's force and torque (f: six sums)
@@ -123,6 +94,7 @@ void RigidBodies::setup(const SimulationDesc& scene, Index particleCapacity) {
       bodies.push_back(makeRigidBody(scene, i));
     }
   count_ = int(bodies.size());
+  colliderCount_ = int(scene.colliders.size());
   hostSlotOf_ = slotOf;
   if (count_ == 0) return;
   bodies_ = Buffer<RigidBody>(kDevice, bodies.size());
@@ -130,6 +102,7 @@ void RigidBodies::setup(const SimulationDesc& scene, Index particleCapacity) {
   slotOf_ = Buffer<int>(kDevice, slotOf.size());
   slotOf_.upload(slotOf.data(), slotOf.size());
   sums_ = Buffer<double>(kDevice, std::size_t(6) * count_);
+  impulses_ = Buffer<ContactImpulse>(kDevice, mostContacts(count_, colliderCount_));
   forces_.reserve(particleCapacity, count_);
 }
 
@@ -151,8 +124,15 @@ void RigidBodies::advance(Measurements& measurements, StepContext& ctx, Solver& 
         RigidBody& b = bodies[k];
         const double none[6] = {0, 0, 0, 0, 0, 0};
         integrateBody(b, withFluid ? sums + 6 * k : none, dt);
-        containInDomain(colliders[b.collider], b);
-        placeCollider(b, colliders[b.collider], t);
+      });
+  // the contacts couple the bodies, so one thread resolves them all, in a fixed order
+  const int* slotOf = slotOf_.data();
+  const int count = count_, colliderCount = colliderCount_;
+  ContactImpulse* impulses = impulses_.data();
+  parallelFor(
+      Index(1), EDDY_KERNEL(Index) {
+        resolveContacts(bodies, count, colliders, colliderCount, slotOf, impulses, t, dt);
+        for (int k = 0; k < count; ++k) placeCollider(bodies[k], colliders[bodies[k].collider], t);
       });
 }
 
@@ -190,7 +170,7 @@ void RigidBodies::restore(const std::string& bytes, ColliderData* colliders, Rea
 }
 
 std::size_t RigidBodies::bytes() const {
-  return bodies_.bytes() + slotOf_.bytes() + sums_.bytes() + forces_.bytes();
+  return bodies_.bytes() + slotOf_.bytes() + sums_.bytes() + impulses_.bytes() + forces_.bytes();
 }
 
 }  // namespace eddy::EDDY_NS

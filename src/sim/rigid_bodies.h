@@ -11,8 +11,11 @@
 // 2005); WCSPH's pressure answers at its finite speed of sound, over several substeps, and a box ten times
 // lighter than water settles (tests/test_rigid_bodies.cpp).
 //
-// Contacts with the domain: the body's corners (box) or extremal points (sphere) are pushed back inside,
-// the velocity into the wall removed, the sliding one reduced by the collider's friction.
+// Contacts (sim/body_contacts.h): after each substep's motion the bodies are kept inside the domain, out
+// of the other colliders (static or moving as the scene prescribes) and out of each other, by impulses
+// with the pair's restitution and Coulomb friction that turn the body too, and by moving overlapping
+// bodies apart; one thread resolves them in a fixed order, so a few bodies pile up and runs repeat to
+// the bit.
 #pragma once
 
 #include <eddy/simulation_desc.h>
@@ -42,6 +45,14 @@ struct RigidBody {
   Quat orientation{};                        // local -> world
   Vec3 linearVelocity{}, angularVelocity{};  // m/s, rad/s (world)
   Vec3 fluidForce{}, fluidTorque{};          // of the last substep, N, N m about the centre
+};
+
+// what a substep's velocity passes have given one contact so far (sim/body_contacts.h), and the normal
+// speed it is to leave with
+struct ContactImpulse {
+  Real target = 0;  // m/s
+  Real normal = 0;  // N s, >= 0
+  Vec3 tangent{};   // N s, at most friction x normal long
 };
 
 // mass, centre and inertia of a collider of uniform density; throws InputError (naming the key) for a
@@ -76,10 +87,12 @@ class RigidBodies {
 
  private:
   int count_ = 0;
+  int colliderCount_ = 0;  // the scene's colliders (the domain's container follows them)
   Buffer<RigidBody> bodies_;
   Buffer<int> slotOf_;  // per collider (and the domain): its body slot, or -1
   std::vector<int> hostSlotOf_;
-  Buffer<double> sums_;  // six per body: the fluid's force and torque
+  Buffer<double> sums_;              // six per body: the fluid's force and torque
+  Buffer<ContactImpulse> impulses_;  // the contacts' impulses within a substep (sim/body_contacts.h)
   WallForces forces_;
 };
 
