@@ -110,9 +110,12 @@ void leaveOutBodies(const SimulationDesc& scene, const std::vector<ColliderData>
   std::size_t kept = 0;
   for (std::size_t k = 0; k < out.position.size(); ++k) {
     bool clear = true;
-    for (std::size_t c = 0; c < scene.colliders.size() && clear; ++c)
-      clear =
-          scene.colliders[c].density <= 0 || signedDistance(cs[c], out.position[k], 0, nullptr) >= clearance;
+    for (std::size_t c = 0; c < scene.colliders.size() && clear; ++c) {
+      // a shape that cannot be a body is refused with the bodies (RigidBodies::setup), not here
+      const bool body =
+          scene.colliders[c].density > 0 && (cs[c].kind == ShapeKind::Box || cs[c].kind == ShapeKind::Sphere);
+      clear = !body || signedDistance(cs[c], out.position[k], 0, nullptr) >= clearance;
+    }
     if (!clear) continue;
     out.position[kept] = out.position[k];
     out.velocity[kept] = out.velocity[k];
