@@ -293,5 +293,58 @@ TEST(BodyContacts, RunsWithContactsRepeatAndResumeToTheBit) {
   EXPECT_NEAR(a->colliderPose(1).center.y, 0.09, 1e-3);
 }
 
+// A box held to heave ("x z rx ry rz"), thrown sideways and spinning, onto the floor: it keeps its x, z
+// to the bit and its orientation, and only falls; a box hinged about z ("x y z rx ry"), set spinning about all
+// three axes, keeps its place to the bit and its z axis, and turns about z alone
+TEST(BodyContacts, LocksHoldWhatTheyName) {
+  auto locked = [](const std::string& locks, const std::string& spin) {
+    return R"({"density": 500, "friction": 0.5, "locks": ")" + locks + R"(", "angular_velocity": )" + spin +
+           R"(, "linear_velocity": [0.8, 0, -0.5], "shape": {"type": "box", "center": [0.3, 0.3, 0.2],
+           "half_extents": [0.05, 0.03, 0.05], "rotation": [0, 0, 20]}})";
+  };
+  SceneDesc scene =
+      contactScene(locked("x z rx ry rz", "[2, 3, 4]") + ", " + locked("x, y, z, rx, ry", "[2, 3, 4]"));
+  scene.colliders[1].shape.center = {0.6f, 0.3f, 0.2f};
+  auto sim = createSimulation(scene, Backend::Cpu);
+  const ColliderPose heave0 = sim->colliderPose(0), hinge0 = sim->colliderPose(1);
+  for (int f = 0; f < 25; ++f) sim->advanceFrame();
+  const ColliderPose heave = sim->colliderPose(0), hinge = sim->colliderPose(1);
+  EXPECT_EQ(heave.center.x, heave0.center.x);
+  EXPECT_EQ(heave.center.z, heave0.center.z);
+  // the orientation is renormalised each substep: kept to rounding
+  EXPECT_NEAR(heave.orientation.w, heave0.orientation.w, 1e-6);
+  EXPECT_NEAR(heave.orientation.z, heave0.orientation.z, 1e-6);
+  EXPECT_EQ(length(heave.angularVelocity), 0.0f);
+  EXPECT_LT(heave.center.y, 0.1f);  // fell to the floor
+  EXPECT_EQ(hinge.center.x, hinge0.center.x);
+  EXPECT_EQ(hinge.center.y, hinge0.center.y);
+  EXPECT_EQ(hinge.center.z, hinge0.center.z);
+  const Vec3 axis = rotate(hinge.orientation, Vec3{0, 0, 1});
+  std::printf("  hinge: z axis (%.2e, %.2e, %.7f), turned by %.3f rad about z\n", double(axis.x),
+              double(axis.y), double(axis.z),
+              2 * std::acos(std::min(1.0, double(std::fabs(hinge.orientation.w)))));
+  EXPECT_NEAR(axis.z, 1.0, 1e-5);
+  EXPECT_EQ(hinge.angularVelocity.x, 0.0f);
+  EXPECT_EQ(hinge.angularVelocity.y, 0.0f);
+  EXPECT_NEAR(hinge.angularVelocity.z, 4.0, 1e-3);  // nothing turns it: it spins on
+}
+
+TEST(BodyContacts, LocksThatAreNotLocksAreRefusedByName) {
+  for (const char* locks : {"x w", "x x", "rz rz", "xy"})
+    test::expectInputError(
+        [&] {
+          contactScene(
+              R"({"density": 500, "locks": ")" + std::string(locks) +
+              R"(", "shape": {"type": "box", "center": [0.3, 0.3, 0.2], "half_extents": [0.05, 0.03, 0.05]}})");
+        },
+        {"/colliders/0/locks", "rx"});
+  test::expectInputError(
+      [&] {
+        contactScene(
+            R"({"locks": "x", "shape": {"type": "box", "center": [0.3, 0.3, 0.2], "half_extents": [0.05, 0.03, 0.05]}})");
+      },
+      {"/colliders/0/locks", "only a rigid body"});
+}
+
 }  // namespace
 }  // namespace eddy

@@ -162,6 +162,10 @@ struct ColliderDesc {
   // (solvers wcsph and dfsph; a box or sphere, neither a container nor keyframed), starting with
   // linear_velocity and angular_velocity
   Real density = 0.0f;
+  // "locks": a rigid body's motions that are held, any of "x" "y" "z" (translation along a world axis) and
+  // "rx" "ry" "rz" (rotation about one through the centre), separated by spaces or commas: "x z rx ry" lets
+  // a body heave and turn about z only, "x y z rx ry" makes a hinge about z. Empty: none
+  std::string locks;
   // "keyframes": rigid motion through these poses (none, or at least 2): the translation interpolated
   // linearly, the rotation by slerp; the first pose holds before the first time, the last after the last
   std::vector<KeyframeDesc> keyframes;

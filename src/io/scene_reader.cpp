@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "colliders/body_locks.h"
 #include "io/scene_json.h"
 #include "io/scene_keys.h"
 #include "io/scene_messages.h"
@@ -446,6 +447,10 @@ class Reader final : public scene_probes::ReaderAccess {
              "capsule or cylinder");
       }
       if (c.density > 0) checkRigidBody(c, ptr);
+      if (c.density <= 0 && !c.locks.empty())
+        fail(pointerChild(ptr, "locks"),
+             "only a rigid body (a collider with a density) has locks; give it a "
+             "density or leave the locks out");
       if (c.name.empty()) continue;
       if (std::find(names.begin(), names.end(), c.name) != names.end()) {
         fail(pointerChild(ptr, "name"), "duplicate collider name '" + c.name + "'; names must be unique");
@@ -546,6 +551,18 @@ class Reader final : public scene_probes::ReaderAccess {
     if (c.container) fail(key, "a container cannot be a rigid body; remove \"container\" or the density");
     if (!c.keyframes.empty())
       fail(key, "a rigid body is moved by the fluid and gravity, not by keyframes; remove one of them");
+    checkLocks(c, ptr);
+  }
+
+  void checkLocks(const ColliderDesc& c, const std::string& ptr) const {
+    BodyLocks locks;
+    std::string bad;
+    if (!parseBodyLocks(c.locks, locks, bad))
+      fail(pointerChild(ptr, "locks"), "'" + bad +
+                                           "' is not a lock, or is given twice; the locks are \"x\" \"y\" "
+                                           "\"z\" (along a world axis) and \"rx\" \"ry\" \"rz\" (about one), "
+                                           "separated by spaces or commas, got \"" +
+                                           c.locks + "\"");
   }
 
   // Keys outside a solver's own section that only some solvers read: a value other than the default is

@@ -262,10 +262,17 @@ EDDY_HD inline BodyContact colliderContact(const ColliderData& shape, const Rigi
   return noContact();
 }
 
-// I^-1 v in the world frame, from the principal moments and the orientation
+// P I^-1 P v in the world frame, from the principal moments and the orientation, P the rotations the
+// body's locks leave free (exact for a body free to turn, or held to turn about one of its principal axes)
 EDDY_HD inline Vec3 inverseInertiaTimes(const RigidBody& b, Vec3 v) {
-  Vec3 l = rotate(conjugate(b.orientation), v);
-  return rotate(b.orientation, Vec3{l.x / b.inertia.x, l.y / b.inertia.y, l.z / b.inertia.z});
+  Vec3 l = rotate(conjugate(b.orientation), masked(v, b.freeAngular));
+  return masked(rotate(b.orientation, Vec3{l.x / b.inertia.x, l.y / b.inertia.y, l.z / b.inertia.z}),
+                b.freeAngular);
+}
+
+// 1 / mass along the unit direction d, what the locks let move
+EDDY_HD inline Real inverseMassAlong(const RigidBody& b, Vec3 d) {
+  return dot(d, masked(d, b.freeLinear)) / b.mass;
 }
 
 EDDY_HD inline Vec3 pointVelocity(const RigidBody& b, Vec3 p) {
@@ -275,20 +282,20 @@ EDDY_HD inline Vec3 pointVelocity(const RigidBody& b, Vec3 p) {
 // 1 / effective mass of the pair at p along the unit direction d
 EDDY_HD inline Real inverseMassAlong(const ContactPair& c, Vec3 p, Vec3 d) {
   Vec3 ra = cross(p - c.a->position, d);
-  Real k = 1 / c.a->mass + dot(ra, inverseInertiaTimes(*c.a, ra));
+  Real k = inverseMassAlong(*c.a, d) + dot(ra, inverseInertiaTimes(*c.a, ra));
   if (c.b) {
     Vec3 rb = cross(p - c.b->position, d);
-    k += 1 / c.b->mass + dot(rb, inverseInertiaTimes(*c.b, rb));
+    k += inverseMassAlong(*c.b, d) + dot(rb, inverseInertiaTimes(*c.b, rb));
   }
   return k;
 }
 
 // impulse j on a at p, -j on b
 EDDY_HD inline void applyImpulse(const ContactPair& c, Vec3 p, Vec3 j) {
-  c.a->linearVelocity += j * (1 / c.a->mass);
+  c.a->linearVelocity += masked(j, c.a->freeLinear) * (1 / c.a->mass);
   c.a->angularVelocity += inverseInertiaTimes(*c.a, cross(p - c.a->position, j));
   if (!c.b) return;
-  c.b->linearVelocity -= j * (1 / c.b->mass);
+  c.b->linearVelocity -= masked(j, c.b->freeLinear) * (1 / c.b->mass);
   c.b->angularVelocity -= inverseInertiaTimes(*c.b, cross(p - c.b->position, j));
 }
 
@@ -343,10 +350,11 @@ EDDY_HD inline void respond(const ContactPair& c, const BodyContact& k, ContactI
 // position response at one contact: out of the overlap along the normal, split by inverse mass
 EDDY_HD inline void separate(const ContactPair& c, const BodyContact& k) {
   if (!(k.depth > 0)) return;
-  Real wa = 1 / c.a->mass, wb = c.b ? 1 / c.b->mass : Real(0);
+  Real wa = inverseMassAlong(*c.a, k.normal), wb = c.b ? inverseMassAlong(*c.b, k.normal) : Real(0);
+  if (!(wa + wb > 0)) return;  // held along the normal on both sides
   Real share = k.depth / (wa + wb);
-  c.a->position += k.normal * (share * wa);
-  if (c.b) c.b->position -= k.normal * (share * wb);
+  c.a->position += masked(k.normal, c.a->freeLinear) * (share / c.a->mass);
+  if (c.b) c.b->position -= masked(k.normal, c.b->freeLinear) * (share / c.b->mass);
 }
 
 // one pass over every body's contacts: impulses (acc: one per contact, in the order visited) or, with

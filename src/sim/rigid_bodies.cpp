@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "colliders/body_locks.h"
 #include "sim/body_contacts.h"
 
 namespace eddy::EDDY_NS {
@@ -39,9 +40,9 @@ EDDY_HD inline void integrateBody(RigidBody& b, const double* f, Real dt) {
   Vec3 torque = rotate(toLocal, b.fluidTorque) - cross(w, iw);
   Vec3 alpha =
       rotate(b.orientation, Vec3{torque.x / b.inertia.x, torque.y / b.inertia.y, torque.z / b.inertia.z});
-  // semi-implicit Euler: the velocities first, the pose with the new ones
-  b.linearVelocity += a * dt;
-  b.angularVelocity += alpha * dt;
+  // semi-implicit Euler: the velocities first (less what the locks hold), the pose with the new ones
+  b.linearVelocity = masked(b.linearVelocity + a * dt, b.freeLinear);
+  b.angularVelocity = masked(b.angularVelocity + alpha * dt, b.freeAngular);
   b.position += b.linearVelocity * dt;
   b.orientation = normalized(quatFromRotationVector(b.angularVelocity * dt) * b.orientation);
 }
@@ -58,6 +59,11 @@ RigidBody makeRigidBody(const SimulationDesc& scene, std::size_t i) {
     throw InputError(key + "a rigid body is neither a container nor keyframed");
   if (scene.solver != "wcsph" && scene.solver != "dfsph")
     throw InputError(key + "rigid bodies are pushed by solvers wcsph and dfsph, not by " + scene.solver);
+  BodyLocks locks;
+  std::string bad;
+  if (!parseBodyLocks(d.locks, locks, bad))
+    throw InputError(scene.sourcePath + ": /colliders/" + std::to_string(i) + "/locks: '" + bad +
+                     "' is not a lock, or is given twice; the locks are x y z rx ry rz");
   ColliderData c = makeColliderData(d);
   RigidBody b;
   b.collider = int(i);
@@ -80,8 +86,10 @@ RigidBody makeRigidBody(const SimulationDesc& scene, std::size_t i) {
   b.friction = d.friction;
   b.position = c.center;
   b.orientation = c.orientation;
-  b.linearVelocity = d.linearVelocity;
-  b.angularVelocity = d.angularVelocity;
+  b.freeLinear = locks.freeLinear;
+  b.freeAngular = locks.freeAngular;
+  b.linearVelocity = masked(d.linearVelocity, b.freeLinear);
+  b.angularVelocity = masked(d.angularVelocity, b.freeAngular);
   return b;
 }
 

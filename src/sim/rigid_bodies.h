@@ -40,6 +40,9 @@ struct RigidBody {
   Vec3 gravity{};    // m/s^2
   Vec3 domainLo{}, domainHi{};
   Real friction = 0;
+  // the collider's "locks" (colliders/body_locks.h): 1 where the body may move along / turn about a world
+  // axis, 0 where it is held; its velocities and every impulse on it are multiplied by them
+  Vec3 freeLinear{1, 1, 1}, freeAngular{1, 1, 1};
   // state
   Vec3 position{};                           // centre of mass (the shape's centre), m
   Quat orientation{};                        // local -> world
@@ -54,6 +57,9 @@ struct ContactImpulse {
   Real normal = 0;  // N s, >= 0
   Vec3 tangent{};   // N s, at most friction x normal long
 };
+
+// v's components where mask is 1, zero where it is 0 (a body's locks)
+EDDY_HD inline Vec3 masked(Vec3 v, Vec3 mask) { return {v.x * mask.x, v.y * mask.y, v.z * mask.z}; }
 
 // mass, centre and inertia of a collider of uniform density; throws InputError (naming the key) for a
 // shape that cannot be a body
