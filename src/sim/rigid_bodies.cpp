@@ -127,23 +127,20 @@ void RigidBodies::setup(const SimulationDesc& scene, Index particleCapacity) {
   if (count_ == 0) return;
   bodies_ = Buffer<RigidBody>(kDevice, bodies.size());
   bodies_.upload(bodies.data(), bodies.size());
-  slotOf_ = Buffer<int>(kDevice, slotOf.size());
-  slotOf_.upload(slotOf.data(), slotOf.size());
   sums_ = Buffer<double>(kDevice, std::size_t(6) * count_);
-  forces_.reserve(particleCapacity, count_);
+  forces_.setup(slotOf, particleCapacity);
 }
 
 void RigidBodies::reserve(Index particleCapacity) {
-  if (count_ > 0) forces_.reserve(particleCapacity, count_);
+  if (count_ > 0) forces_.reserve(particleCapacity);
 }
 
 void RigidBodies::advance(Measurements& measurements, StepContext& ctx, Solver& solver,
                           ColliderData* colliders, Real t, Real dt) {
   if (count_ == 0) return;
   const WallForceInputs fluid = measurements.wallForceInputs(ctx, solver, t);
-  Primitives& prims = ctx.prims;
   double* sums = sums_.data();
-  if (fluid.pressure) forces_.computeOnDevice(fluid, prims, slotOf_.data(), count_, sums);
+  if (fluid.pressure) forces_.compute(fluid, sums);
   bool withFluid = fluid.pressure != nullptr;
   RigidBody* bodies = bodies_.data();
   parallelFor(
@@ -189,8 +186,6 @@ void RigidBodies::restore(const std::string& bytes, ColliderData* colliders, Rea
       Index(count_), EDDY_KERNEL(Index k) { placeCollider(bodies[k], colliders[bodies[k].collider], t); });
 }
 
-std::size_t RigidBodies::bytes() const {
-  return bodies_.bytes() + slotOf_.bytes() + sums_.bytes() + forces_.bytes();
-}
+std::size_t RigidBodies::bytes() const { return bodies_.bytes() + sums_.bytes() + forces_.bytes(); }
 
 }  // namespace eddy::EDDY_NS

@@ -1,7 +1,8 @@
 // Colliders the fluid pushes: rigid bodies (a collider with a "density") that gravity pulls and the fluid's
 // wall pressure pushes, integrated at the fluid's substep. The force and torque on a body are the reaction
 // of the wall terms the particles feel from it (probes/wall_forces.h), summed on the device in a fixed
-// order, so CPU runs repeat to the bit; the body then moves as a collider with that velocity over the next
+// order in a few launches whatever the number of bodies (probes/body_forces.h), so CPU runs repeat to the
+// bit; the body then moves as a collider with that velocity over the next
 // substep, which is how the fluid sees it (its surface velocity enters the solvers' boundary terms).
 //
 // The coupling is explicit: the body moves over a substep under the force the fluid put on it over the
@@ -23,7 +24,7 @@
 #include "backend/primitives.h"
 #include "colliders/collider.h"
 #include "core/buffer.h"
-#include "probes/wall_forces.h"
+#include "probes/body_forces.h"
 #include "sim/measurements.h"
 #include "solvers/solver.h"
 
@@ -77,10 +78,9 @@ class RigidBodies {
  private:
   int count_ = 0;
   Buffer<RigidBody> bodies_;
-  Buffer<int> slotOf_;  // per collider (and the domain): its body slot, or -1
-  std::vector<int> hostSlotOf_;
-  Buffer<double> sums_;  // six per body: the fluid's force and torque
-  WallForces forces_;
+  std::vector<int> hostSlotOf_;  // per collider (and the domain): its body slot, or -1
+  Buffer<double> sums_;          // six per body: the fluid's force and torque
+  BodyForces forces_;
 };
 
 }  // namespace eddy::EDDY_NS
