@@ -1,8 +1,9 @@
 // The fluid's force and torque on each rigid body, summed on the device every substep: the wall forces'
 // shares (probes/wall_forces.h) of the body colliders only, in two launches whatever the number of bodies,
-// with scratch memory of a few bytes a particle, in a fixed order (no floating-point atomics), so that CPU
-// runs repeat and resume to the bit, and without waiting for the device (the bodies' integration reads the
-// sums there).
+// in a fixed order (no floating-point atomics), so that CPU runs repeat and resume to the bit, and without
+// waiting for the device (the bodies' integration reads the sums there). The per-particle records live in
+// the tiles' shared memory; the only scratch is six partials a body per tile of kTile particles (a byte a
+// particle for ten bodies, where a scratch array per body and component took 24 bytes a particle a body).
 //
 // Pass 1, a tile of particles (kLanes lanes of kPerLane particles each, lane l taking l, l + kLanes, ...):
 // each particle finds its share of the bodies it is near, as one record in the tile's shared memory: the
