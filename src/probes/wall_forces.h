@@ -35,22 +35,71 @@ struct WallForceInputs {
   WallTerms terms;
 };
 
+// One particle's reaction on the colliders, wall face by wall face (the formulas above). Built from the
+// inputs on the host and taken by value into kernels: the wall forces below and the rigid bodies' force
+// sums (probes/body_forces.h) add up the very same shares.
+struct WallShares {
+  const Vec3* position = nullptr;
+  const Real* pressure = nullptr;
+  const Real* density = nullptr;
+  const ColliderData* colliders = nullptr;
+  int colliderCount = 0;
+  WallKernel wall;
+  Real scale = 0, time = 0, lateralScale = 0;
+  Vec3 hydrostatic{};  // 2 rho0 g
+  const Vec3* lateral = nullptr;
+  WallMoments moments;
+  bool stepAtLeastZero = false;
+
+  static WallShares of(const WallForceInputs& in) {
+    WallShares s;
+    s.position = in.position;
+    s.pressure = in.pressure;
+    s.density = in.density;
+    s.colliders = in.colliders.data;
+    s.colliderCount = int(in.colliders.size);
+    s.wall = in.wall;
+    s.scale = in.mass * in.restDensity * in.gradientScale;
+    s.time = in.time;
+    s.lateralScale = in.mass * in.gradientScale;
+    s.hydrostatic = in.gravity * (2 * in.restDensity);
+    s.lateral = in.terms.gradient;
+    s.moments = in.terms.moments;
+    s.stepAtLeastZero = in.terms.stepAtLeastZero;
+    return s;
+  }
+
+  // visit(c, force, torque) for each wall face near particle i whose collider c wanted(c) accepts: the
+  // force on c (N) and its torque about c's centre (N m)
+  template <class Wanted, class Visit>
+  EDDY_HD void forEach(Index i, Wanted&& wanted, Visit&& visit) const {
+    const ColliderData* cs = colliders;
+    Vec3 x = position[i];
+    // the opposite of the wall term of the particle's pressure force (wallPressureAcceleration)
+    Real inv = 1 / (density[i] * density[i]), pi = pressure[i] * inv;
+    Vec3 step = hydrostatic * inv;
+    wall.forEachWallShare(cs, colliderCount, x, time, [&](int c, Vec3 g, Vec3 at) {
+      if (!wanted(c)) return;
+      Vec3 force = g * (scale * (2 * pi + mirrorStep(step, at, x, stepAtLeastZero)));
+      if (lateral)
+        force -= wallLateralAcceleration(wall, moments, cs[c], g, at, x, lateral[i]) * lateralScale;
+      visit(c, force, cross(at - colliderCenter(cs[c], time), force));
+    });
+  }
+};
+
+// the six values of every collider, summed over the particles (the output's forces.csv)
 class WallForces {
  public:
   // six values per collider (fx fy fz, N; tx ty tz, N m about the collider's centre), in collider order
   void compute(const WallForceInputs& in, Primitives& prims, std::vector<double>& out);
-  // the same for some colliders only, left on the device: slotOf[c] is collider c's slot (or -1), and
-  // out (device memory) gets six values a slot; nothing waits for them. The scratch must have been sized
-  // by reserve() beforehand (no allocation in a substep).
-  void computeOnDevice(const WallForceInputs& in, Primitives& prims, const int* slotOf, int slots,
-                       double* out);
-  void reserve(Index particles, int slots);
+  void reserve(Index particles, int colliders);
   std::size_t bytes() const { return scratch_.bytes(); }
-  // each particle's share of each slot's six values, into the scratch (public for the CUDA lambda)
-  void shares(const WallForceInputs& in, const int* slotOf, int slots);
+  // each particle's share of each collider's six values, into the scratch (public for the CUDA lambda)
+  void shares(const WallForceInputs& in);
 
  private:
-  Buffer<Real> scratch_;  // one value per particle, per slot and component
+  Buffer<Real> scratch_;  // one value per particle, per collider and component
 };
 
 }  // namespace eddy::EDDY_NS

@@ -111,20 +111,19 @@ void RigidBodies::setup(const SimulationDesc& scene, Index particleCapacity) {
   slotOf_.upload(slotOf.data(), slotOf.size());
   sums_ = Buffer<double>(kDevice, std::size_t(6) * count_);
   impulses_ = Buffer<ContactImpulse>(kDevice, mostContacts(count_, colliderCount_));
-  forces_.reserve(particleCapacity, count_);
+  forces_.setup(slotOf, particleCapacity);
 }
 
 void RigidBodies::reserve(Index particleCapacity) {
-  if (count_ > 0) forces_.reserve(particleCapacity, count_);
+  if (count_ > 0) forces_.reserve(particleCapacity);
 }
 
 void RigidBodies::advance(Measurements& measurements, StepContext& ctx, Solver& solver,
                           ColliderData* colliders, Real t, Real dt) {
   if (count_ == 0) return;
   const WallForceInputs fluid = measurements.wallForceInputs(ctx, solver, t);
-  Primitives& prims = ctx.prims;
   double* sums = sums_.data();
-  if (fluid.pressure) forces_.computeOnDevice(fluid, prims, slotOf_.data(), count_, sums);
+  if (fluid.pressure) forces_.compute(fluid, sums);
   bool withFluid = fluid.pressure != nullptr;
   RigidBody* bodies = bodies_.data();
   parallelFor(

@@ -1,8 +1,9 @@
 // Colliders the fluid pushes: rigid bodies (a collider with a "density") that gravity pulls and the fluid's
 // wall pressure pushes, integrated at the fluid's substep. The force and torque on a body are the reaction
 // of the wall terms the particles feel from it (probes/wall_forces.h), summed on the device in a fixed
-// order, so CPU runs repeat to the bit; the body then moves as a collider with that velocity over the next
-// substep, which is how the fluid sees it (its surface velocity enters the solvers' boundary terms).
+// order in two launches whatever the number of bodies (probes/body_forces.h), so CPU runs repeat to the
+// bit; the body then moves as a collider with that velocity over the next substep, which is how the fluid
+// sees it (its surface velocity enters the solvers' boundary terms).
 //
 // The coupling is explicit: the body moves over a substep under the force the fluid put on it over the
 // one before. Partitioned explicit couplings are known to go unstable where the fluid's added mass far
@@ -26,7 +27,7 @@
 #include "backend/primitives.h"
 #include "colliders/collider.h"
 #include "core/buffer.h"
-#include "probes/wall_forces.h"
+#include "probes/body_forces.h"
 #include "sim/measurements.h"
 #include "solvers/solver.h"
 
@@ -95,11 +96,11 @@ class RigidBodies {
   int count_ = 0;
   int colliderCount_ = 0;  // the scene's colliders (the domain's container follows them)
   Buffer<RigidBody> bodies_;
-  Buffer<int> slotOf_;  // per collider (and the domain): its body slot, or -1
-  std::vector<int> hostSlotOf_;
+  Buffer<int> slotOf_;           // per collider (and the domain): its body slot, or -1
+  std::vector<int> hostSlotOf_;  // the same, on the host
   Buffer<double> sums_;              // six per body: the fluid's force and torque
   Buffer<ContactImpulse> impulses_;  // the contacts' impulses within a substep (sim/body_contacts.h)
-  WallForces forces_;
+  BodyForces forces_;
 };
 
 }  // namespace eddy::EDDY_NS

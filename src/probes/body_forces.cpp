@@ -1,0 +1,195 @@
+#include "probes/body_forces.h"
+
+#include <climits>
+
+namespace eddy::EDDY_NS {
+
+namespace {
+
+constexpr int kLanes = BodyForces::kLanes;
+constexpr int kPerLane = BodyForces::kPerLane;
+constexpr Index kTile = BodyForces::kTile;
+
+// a tile's records and the scratch of its folds (shared memory on the GPU, so without initialisers)
+struct BodyTile {
+  int first[kTile];      // the lowest body slot the particle touches, -1 for none
+  int last[kTile];       // the highest
+  Real share[6][kTile];  // its share of slot first's force and torque
+  double fold[6][kLanes];
+  int lo[kLanes], hi[kLanes];
+};
+
+struct RowFold {
+  double fold[kLanes];
+};
+
+// whether particle i may be within the wall kernel's reach h of a body: inside the bounding sphere of one,
+// widened by h and 1 % (beyond the rounding of the distances the wall faces are found with). Bodies are boxes
+// and spheres (makeRigidBody); any other shape counts as near.
+EDDY_HD inline bool nearAnyBody(const WallShares& each, const int* colliderOf, int slots, Real h, Index i) {
+  Vec3 x = each.position[i];
+  for (int s = 0; s < slots; ++s) {
+    const ColliderData& c = each.colliders[colliderOf[s]];
+    Real bound;
+    if (c.kind == ShapeKind::Box && !c.container)
+      bound = length(c.halfExtents);
+    else if (c.kind == ShapeKind::Sphere && !c.container)
+      bound = c.radius;
+    else
+      return true;
+    Real reach = (bound + h) * Real(1.01);
+    if (lengthSquared(x - colliderCenter(c, each.time)) < reach * reach) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void BodyForces::setup(const std::vector<int>& slotOf, Index particles) {
+  std::vector<int> colliderOf;
+  for (std::size_t c = 0; c < slotOf.size(); ++c)
+    if (slotOf[c] >= 0) {
+      if (std::size_t(slotOf[c]) >= colliderOf.size()) colliderOf.resize(std::size_t(slotOf[c]) + 1, -1);
+      colliderOf[std::size_t(slotOf[c])] = int(c);
+    }
+  slots_ = int(colliderOf.size());
+  if (slots_ == 0) return;
+  slotOf_ = Buffer<int>(kDevice, slotOf.size());
+  slotOf_.upload(slotOf.data(), slotOf.size());
+  colliderOf_ = Buffer<int>(kDevice, colliderOf.size());
+  colliderOf_.upload(colliderOf.data(), colliderOf.size());
+  reserve(particles);
+}
+
+void BodyForces::reserve(Index particles) {
+  std::size_t tiles = (std::size_t(particles) + kTile - 1) / kTile;
+  std::size_t need = std::size_t(6) * slots_ * tiles;
+  if (partials_.size() < need) partials_ = Buffer<double>(kDevice, need);
+}
+
+void BodyForces::compute(const WallForceInputs& in, double* out) {
+  if (slots_ == 0) return;
+  Index tiles = (in.count + kTile - 1) / kTile;
+  reserve(in.count);  // sized beforehand (RigidBodies::reserve); grows only where that was missed
+  // no particles: pass 2 folds empty rows into zeros
+  if (tiles > 0) foldTiles(in, tiles);
+  foldPartials(tiles, out);
+}
+
+void BodyForces::foldTiles(const WallForceInputs& in, Index tiles) {
+  WallShares each = WallShares::of(in);
+  Index n = in.count;
+  int slots = slots_;
+  const int* slotOf = slotOf_.data();
+  const int* colliderOf = colliderOf_.data();
+  double* partials = partials_.data();
+  std::size_t row = std::size_t(tiles);
+  Real h = in.wall.h;
+  parallelForTiles<kLanes, BodyTile>(
+      tiles, EDDY_KERNEL(TileContext<kLanes, BodyTile> & tile) {
+        BodyTile& s = tile.shared();
+        Index t = tile.index();
+        Index base = t * kTile;
+        // the records, and the lanes' ranges of slots
+        tile.forLanes([&](int lane) {
+          int lo = INT_MAX, hi = -1;
+          for (int k = 0; k < kPerLane; ++k) {
+            int e = lane + k * kLanes;
+            Index i = base + e;
+            int first = -1, last = -1;
+            Real v[6] = {0, 0, 0, 0, 0, 0};
+            if (i < n && nearAnyBody(each, colliderOf, slots, h, i))
+              each.forEach(
+                  i, [&](int c) { return slotOf[c] >= 0; },
+                  [&](int c, Vec3 force, Vec3 torque) {
+                    int slot = slotOf[c];
+                    last = slot > last ? slot : last;
+                    if (first >= 0 && slot > first) return;
+                    if (slot != first)  // a lower slot than those before: the record is its share
+                      for (Real& x : v) x = 0;
+                    first = slot;
+                    v[0] += force.x, v[1] += force.y, v[2] += force.z;
+                    v[3] += torque.x, v[4] += torque.y, v[5] += torque.z;
+                  });
+            s.first[e] = first;
+            s.last[e] = last;
+            for (int q = 0; q < 6; ++q) s.share[q][e] = v[q];
+            if (first >= 0) {
+              lo = first < lo ? first : lo;
+              hi = last > hi ? last : hi;
+            }
+          }
+          s.lo[lane] = lo;
+          s.hi[lane] = hi;
+        });
+        // pairwise over the lanes, halving the stride, a barrier after each step
+        for (int stride = kLanes / 2; stride > 0; stride /= 2)
+          tile.forLanes([&](int a) {
+            if (a >= stride) return;
+            s.lo[a] = s.lo[a + stride] < s.lo[a] ? s.lo[a + stride] : s.lo[a];
+            s.hi[a] = s.hi[a + stride] > s.hi[a] ? s.hi[a + stride] : s.hi[a];
+          });
+        const int lo = s.lo[0], hi = s.hi[0];
+        // the slots no particle of the tile touches get zeros
+        tile.forLanes([&](int lane) {
+          for (int j = lane; j < 6 * slots; j += kLanes)
+            if (j / 6 < lo || j / 6 > hi) partials[std::size_t(j) * row + std::size_t(t)] = 0;
+        });
+        for (int slot = lo; slot <= hi; ++slot) {
+          tile.forLanes([&](int lane) {
+            double acc[6] = {0, 0, 0, 0, 0, 0};
+            for (int k = 0; k < kPerLane; ++k) {
+              int e = lane + k * kLanes;
+              int first = s.first[e];
+              if (first == slot) {
+                for (int q = 0; q < 6; ++q) acc[q] += double(s.share[q][e]);
+              } else if (first >= 0 && first < slot && s.last[e] >= slot) {
+                // a particle near several bodies: its share of this one, worked out again
+                Real v[6] = {0, 0, 0, 0, 0, 0};
+                each.forEach(
+                    base + e, [&](int c) { return slotOf[c] == slot; },
+                    [&](int, Vec3 force, Vec3 torque) {
+                      v[0] += force.x, v[1] += force.y, v[2] += force.z;
+                      v[3] += torque.x, v[4] += torque.y, v[5] += torque.z;
+                    });
+                for (int q = 0; q < 6; ++q) acc[q] += double(v[q]);
+              }
+            }
+            for (int q = 0; q < 6; ++q) s.fold[q][lane] = acc[q];
+          });
+          for (int stride = kLanes / 2; stride > 0; stride /= 2)
+            tile.forLanes([&](int a) {
+              if (a >= stride) return;
+              for (int q = 0; q < 6; ++q) s.fold[q][a] += s.fold[q][a + stride];
+            });
+          tile.forLanes([&](int lane) {
+            if (lane < 6)
+              partials[(std::size_t(slot) * 6 + std::size_t(lane)) * row + std::size_t(t)] = s.fold[lane][0];
+          });
+        }
+      });
+}
+
+void BodyForces::foldPartials(Index tiles, double* out) {
+  const double* partials = partials_.data();
+  parallelForTiles<kLanes, RowFold>(
+      Index(6 * slots_), EDDY_KERNEL(TileContext<kLanes, RowFold> & tile) {
+        RowFold& s = tile.shared();
+        Index j = tile.index();
+        const double* p = partials + std::size_t(j) * std::size_t(tiles);
+        tile.forLanes([&](int lane) {
+          double a = 0;
+          for (Index t = lane; t < tiles; t += kLanes) a += p[t];
+          s.fold[lane] = a;
+        });
+        for (int stride = kLanes / 2; stride > 0; stride /= 2)
+          tile.forLanes([&](int lane) {
+            if (lane < stride) s.fold[lane] += s.fold[lane + stride];
+          });
+        tile.forLanes([&](int lane) {
+          if (lane == 0) out[j] = s.fold[0];
+        });
+      });
+}
+
+}  // namespace eddy::EDDY_NS
