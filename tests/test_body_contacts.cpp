@@ -294,8 +294,8 @@ TEST(BodyContacts, RunsWithContactsRepeatAndResumeToTheBit) {
 }
 
 // A box held to heave ("x z rx ry rz"), thrown sideways and spinning, onto the floor: it keeps its x, z
-// to the bit and its orientation, and only falls; a box hinged about z ("x y z rx ry"), set spinning about all
-// three axes, keeps its place to the bit and its z axis, and turns about z alone
+// to the bit and its orientation, and only falls; a box hinged about z ("x y z rx ry"), set spinning about
+// all three axes, keeps its place to the bit and its z axis, and turns about z alone
 TEST(BodyContacts, LocksHoldWhatTheyName) {
   auto locked = [](const std::string& locks, const std::string& spin) {
     return R"({"density": 500, "friction": 0.5, "locks": ")" + locks + R"(", "angular_velocity": )" + spin +
@@ -327,6 +327,22 @@ TEST(BodyContacts, LocksHoldWhatTheyName) {
   EXPECT_EQ(hinge.angularVelocity.x, 0.0f);
   EXPECT_EQ(hinge.angularVelocity.y, 0.0f);
   EXPECT_NEAR(hinge.angularVelocity.z, 4.0, 1e-3);  // nothing turns it: it spins on
+}
+
+// a sphere held to heave, driven into along x by a moving box collider: nothing moves it along x, and it
+// stays finite (an impulse along a held axis divided by a zero effective mass)
+TEST(BodyContacts, APushAlongAHeldAxisMovesNothing) {
+  SceneDesc scene = contactScene(
+      R"({"density": 500, "locks": "x z rx ry rz", "shape": {"type": "sphere", "center": [0.5, 0.05, 0.2],
+          "radius": 0.05}}, {"name": "ram", "linear_velocity": [-1.5, 0, 0], "shape": {"type": "box",
+          "center": [0.7, 0.1, 0.2], "half_extents": [0.05, 0.1, 0.1]}})");
+  auto sim = createSimulation(scene, Backend::Cpu);
+  for (int f = 0; f < 10; ++f) {
+    sim->advanceFrame();
+    const ColliderPose p = sim->colliderPose(0);
+    ASSERT_TRUE(std::isfinite(p.center.y) && std::isfinite(p.linearVelocity.y)) << "frame " << f;
+    EXPECT_EQ(p.center.x, 0.5f) << "frame " << f;
+  }
 }
 
 TEST(BodyContacts, LocksThatAreNotLocksAreRefusedByName) {

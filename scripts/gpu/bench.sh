@@ -17,10 +17,11 @@
 #   sdf        the dragon's distance field at 256, 512, 1024 nodes, with the pour's band and as a shell
 #   dragon     the dragon pour at the paper's six sizes, PBF and WCSPH
 #   box        a 12-triangle mesh box against the analytic box in the 1M dam break, PBF, alternated twice
+#   bodies     ten rigid bodies in the 1M WCSPH dam break (scenes/debris_dam_break.json) against none, twice
 #   scenes     every shipped scene for EDDY_FRAMES (30) frames; the last stats line of each
 # The GPU tests are scripts/gpu/run_tests.sh; validation runs scripts/gpu/validate.sh; profiles
 # scripts/gpu/profile.sh.
-[ $# -gt 0 ] || { sed -n '2,22p' "${BASH_SOURCE[0]}"; exit 2; }
+[ $# -gt 0 ] || { sed -n '2,23p' "${BASH_SOURCE[0]}"; exit 2; }
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
 solver_bench() {  # solver default-sizes
@@ -145,6 +146,18 @@ for what in "$@"; do
         for scene in dam_break_box dam_break_box_mesh; do
           $eddy bench --scene bench/scenes/$scene.json --solver pbf --backend cuda --particles 1048576 \
             --json "$out/${scene}_pbf.json" 2>&1 | tail -n 1
+        done
+      done
+      ;;
+    bodies)
+      # what ten rigid bodies cost a WCSPH substep: the debris dam break against the same dam break without
+      # them, at 1M particles, alternated twice, into bodies.txt (the whole table of each run)
+      for round in 1 2; do
+        for scene in debris_dam_break dam_break; do
+          echo "== $scene, round $round" >>"$out/bodies.txt"
+          $eddy bench --scene scenes/$scene.json --set wcsph.speed_of_sound=30 --solver wcsph --backend cuda \
+            --particles 1048576 --json "$out/${scene}_wcsph.json" >>"$out/bodies.txt" 2>&1
+          tail -n 2 "$out/bodies.txt"
         done
       done
       ;;

@@ -15,8 +15,8 @@ struct BodyLocks {
 };
 
 // "x z rx ry": words "x" "y" "z" "rx" "ry" "rz" separated by spaces or commas, each at most once. Returns
-// false, with the offending word in `bad` ("" for a word given twice, named in `bad` too), where the text
-// is not such a list.
+// false where the text is not such a list, with what is wrong in `bad`: "'w' is not a lock" or "'x' is
+// given twice".
 inline bool parseBodyLocks(const std::string& text, BodyLocks& locks, std::string& bad) {
   locks = BodyLocks{};
   std::string word;
@@ -25,12 +25,12 @@ inline bool parseBodyLocks(const std::string& text, BodyLocks& locks, std::strin
     const bool turn = word.size() == 2 && word[0] == 'r';
     const char axis = turn ? word[1] : word.size() == 1 ? word[0] : '\0';
     if (axis < 'x' || axis > 'z') {
-      bad = word;
+      bad = "'" + word + "' is not a lock";
       return false;
     }
     Real& slot = (&(turn ? locks.freeAngular : locks.freeLinear).x)[axis - 'x'];
     if (slot == 0) {
-      bad = word;
+      bad = "'" + word + "' is given twice";
       return false;
     }
     slot = 0;

@@ -558,8 +558,8 @@ class Reader final : public scene_probes::ReaderAccess {
     BodyLocks locks;
     std::string bad;
     if (!parseBodyLocks(c.locks, locks, bad))
-      fail(pointerChild(ptr, "locks"), "'" + bad +
-                                           "' is not a lock, or is given twice; the locks are \"x\" \"y\" "
+      fail(pointerChild(ptr, "locks"), bad +
+                                           "; the locks are \"x\" \"y\" "
                                            "\"z\" (along a world axis) and \"rx\" \"ry\" \"rz\" (about one), "
                                            "separated by spaces or commas, got \"" +
                                            c.locks + "\"");

@@ -3,7 +3,7 @@
 // in a fixed order (no floating-point atomics), so that CPU runs repeat and resume to the bit, and without
 // waiting for the device (the bodies' integration reads the sums there). The per-particle records live in
 // the tiles' shared memory; the only scratch is six partials a body per tile of kTile particles (a byte a
-// particle for ten bodies, where a scratch array per body and component took 24 bytes a particle a body).
+// particle for ten bodies, against 24 bytes a particle a body for an array per body and component).
 //
 // Pass 1, a tile of particles (kLanes lanes of kPerLane particles each, lane l taking l, l + kLanes, ...):
 // each particle finds its share of the bodies it is near, as one record in the tile's shared memory: the

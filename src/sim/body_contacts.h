@@ -114,10 +114,6 @@ EDDY_HD inline BodyContact wallContact(const ColliderData& shape, const RigidBod
   return {p, out * Real(-1), depth};
 }
 
-EDDY_HD inline int bodyCandidates(const ColliderData& sa, const ColliderData& sb) {
-  return sa.kind == ShapeKind::Box && sb.kind == ShapeKind::Box ? 8 : 1;
-}
-
 // how far a box reaches from its centre along the world direction u (unit)
 EDDY_HD inline Real boxReach(const ColliderData& s, const RigidBody& b, Vec3 u) {
   Vec3 l = rotate(conjugate(b.orientation), u);
@@ -206,28 +202,22 @@ EDDY_HD inline BoxContacts boxContacts(const ColliderData& sa, const RigidBody& 
   return out;
 }
 
-// candidate k of body a against body b
-EDDY_HD inline BodyContact bodyContact(const ColliderData& sa, const RigidBody& a, const ColliderData& sb,
-                                       const RigidBody& b, int k) {
+// the contact of body a with body b where one of them is a sphere (two boxes: boxContacts)
+EDDY_HD inline BodyContact sphereContact(const ColliderData& sa, const RigidBody& a, const ColliderData& sb,
+                                         const RigidBody& b) {
   Vec3 g;
   if (sa.kind == ShapeKind::Sphere) {
     Real d = bodyDistance(sb, b, a.position, &g) - sa.radius;
     return {a.position - g * sa.radius, g, -d};
   }
-  if (sb.kind == ShapeKind::Sphere) {
-    Real d = bodyDistance(sa, a, b.position, &g) - sb.radius;
-    return {b.position - g * sb.radius, g * Real(-1), -d};
-  }
-  BoxContacts m = boxContacts(sa, a, sb, b);
-  if (k >= m.count) return noContact();
-  return {m.point[k], m.normal, m.depth[k]};
+  Real d = bodyDistance(sa, a, b.position, &g) - sb.radius;
+  return {b.position - g * sb.radius, g * Real(-1), -d};
 }
 
-// how many candidates body a has against collider s
+// how many candidates body a has against collider s (a box against a box obstacle: boxContacts)
 EDDY_HD inline int colliderCandidates(const ColliderData& shape, const ColliderData& s) {
   if (shape.kind == ShapeKind::Sphere) return 1;
-  if (s.container || s.kind == ShapeKind::Box) return 8;
-  return 9;
+  return s.container ? 8 : 9;
 }
 
 // candidate k of body a against collider s at time t (normal: toward s's fluid side, out of an obstacle,
@@ -238,15 +228,6 @@ EDDY_HD inline BodyContact colliderContact(const ColliderData& shape, const Rigi
   if (shape.kind == ShapeKind::Sphere) {
     Real phi = signedDistance(s, a.position, t, &n);
     return {a.position - n * shape.radius, n, shape.radius - phi};
-  }
-  if (s.kind == ShapeKind::Box && !s.container) {
-    // a box collider is met as a box body is, face against face
-    RigidBody other;
-    other.position = colliderCenter(s, t);
-    other.orientation = colliderOrientation(s, t);
-    BoxContacts m = boxContacts(shape, a, s, other);
-    if (k >= m.count) return noContact();
-    return {m.point[k], m.normal, m.depth[k]};
   }
   if (k < 8) {
     Vec3 p = bodyPoint(a, boxCorner(shape, k));
@@ -333,14 +314,18 @@ EDDY_HD inline void respond(const ContactPair& c, const BodyContact& k, ContactI
     else
       acc.target = -vn > restingSpeed ? -c.restitution * vn : Real(0);
   }
-  Real total = fmaxf(acc.normal + (acc.target - vn) / inverseMassAlong(c, k.point, n), Real(0));
+  // a pair the locks hold along the normal on both sides takes no impulse along it
+  Real along = inverseMassAlong(c, k.point, n);
+  if (!(along > 0)) return;
+  Real total = fmaxf(acc.normal + (acc.target - vn) / along, Real(0));
   applyImpulse(c, k.point, n * (total - acc.normal));
   acc.normal = total;
   Vec3 v = relativeVelocity(c, k.point, t);
   Vec3 vt = v - n * dot(v, n);
   Real slide = length(vt);
   Vec3 tangent = acc.tangent;
-  if (slide > 0) tangent -= vt / inverseMassAlong(c, k.point, vt / slide);
+  Real across = slide > 0 ? inverseMassAlong(c, k.point, vt / slide) : Real(0);
+  if (across > 0) tangent -= vt / across;
   Real limit = c.friction * acc.normal, held = length(tangent);
   if (held > limit) tangent *= limit / held;
   applyImpulse(c, k.point, tangent - acc.tangent);
@@ -369,6 +354,18 @@ struct ContactPass {
     // resting: the speed gravity gives in two substeps
     respond(c, k, acc[next++], first, 2 * length(c.a->gravity) * dt, t, dt);
   }
+  // the points where two boxes touch, which share one normal: each takes its impulse; an overlap is undone
+  // by the deepest alone, since moving the boxes apart along the normal by its depth clears all the others
+  EDDY_HD void visitAll(const ContactPair& c, const BoxContacts& m) {
+    if (acc) {
+      for (int k = 0; k < m.count; ++k) visit(c, BodyContact{m.point[k], m.normal, m.depth[k]});
+      return;
+    }
+    int deepest = -1;
+    for (int k = 0; k < m.count; ++k)
+      if (deepest < 0 || m.depth[k] > m.depth[deepest]) deepest = k;
+    if (deepest >= 0) separate(c, BodyContact{m.point[deepest], m.normal, m.depth[deepest]});
+  }
 };
 
 // most contacts a substep can visit: the candidates of every body against the walls, each collider and
@@ -387,9 +384,16 @@ EDDY_HD inline void contactPass(RigidBody* bodies, int count, const ColliderData
     RigidBody& a = bodies[i];
     const ColliderData& sa = colliders[a.collider];
     ContactPair wall{&a, &sa, nullptr, nullptr, sa.restitution, a.friction};
-    for (int k = 0, n = wallCandidates(sa); k < n; ++k) pass.visit(wall, wallContact(sa, a, k));
     Real margin = 2 * length(a.gravity) * pass.dt * pass.dt;  // the widest gap respond counts
     Real reach = boundingRadius(sa) + margin;
+    // a wall further from the centre than the body reaches has no contact: its candidates are skipped
+    for (int wall6 = 0, perWall = wallCandidates(sa) / 6; wall6 < 6; ++wall6) {
+      int axis = wall6 / 2;
+      Real gap = wall6 % 2 ? (&a.domainHi.x)[axis] - (&a.position.x)[axis]
+                           : (&a.position.x)[axis] - (&a.domainLo.x)[axis];
+      if (gap > reach) continue;
+      for (int k = wall6 * perWall; k < (wall6 + 1) * perWall; ++k) pass.visit(wall, wallContact(sa, a, k));
+    }
     for (int s = 0; s < colliderCount; ++s) {
       if (slotOf[s] >= 0) continue;
       const ColliderData& cs = colliders[s];
@@ -397,6 +401,14 @@ EDDY_HD inline void contactPass(RigidBody* bodies, int count, const ColliderData
       if (signedDistance(cs, a.position, t, nullptr) > reach) continue;
       ContactPair pair{
           &a, &sa, nullptr, &cs, (sa.restitution + cs.restitution) / 2, (a.friction + cs.friction) / 2};
+      if (sa.kind == ShapeKind::Box && cs.kind == ShapeKind::Box && !cs.container) {
+        // a box collider is met as a box body is, face against face: clipped once, each point visited
+        RigidBody other;
+        other.position = colliderCenter(cs, t);
+        other.orientation = colliderOrientation(cs, t);
+        pass.visitAll(pair, boxContacts(sa, a, cs, other));
+        continue;
+      }
       int n = colliderCandidates(sa, cs);
       for (int k = 0; k < n; ++k) pass.visit(pair, colliderContact(sa, a, cs, t, k));
     }
@@ -409,8 +421,10 @@ EDDY_HD inline void contactPass(RigidBody* bodies, int count, const ColliderData
       if (length(a.position - b.position) > boundingRadius(sa) + boundingRadius(sb) + margin) continue;
       ContactPair pair{
           &a, &sa, &b, &sb, (sa.restitution + sb.restitution) / 2, (a.friction + b.friction) / 2};
-      int n = bodyCandidates(sa, sb);
-      for (int k = 0; k < n; ++k) pass.visit(pair, bodyContact(sa, a, sb, b, k));
+      if (sa.kind == ShapeKind::Box && sb.kind == ShapeKind::Box)
+        pass.visitAll(pair, boxContacts(sa, a, sb, b));  // clipped once, each point visited
+      else
+        pass.visit(pair, sphereContact(sa, a, sb, b));
     }
 }
 

@@ -62,8 +62,8 @@ RigidBody makeRigidBody(const SimulationDesc& scene, std::size_t i) {
   BodyLocks locks;
   std::string bad;
   if (!parseBodyLocks(d.locks, locks, bad))
-    throw InputError(scene.sourcePath + ": /colliders/" + std::to_string(i) + "/locks: '" + bad +
-                     "' is not a lock, or is given twice; the locks are x y z rx ry rz");
+    throw InputError(scene.sourcePath + ": /colliders/" + std::to_string(i) + "/locks: " + bad +
+                     "; the locks are x y z rx ry rz");
   ColliderData c = makeColliderData(d);
   RigidBody b;
   b.collider = int(i);
