@@ -96,8 +96,8 @@ class RigidBodies {
   int count_ = 0;
   int colliderCount_ = 0;  // the scene's colliders (the domain's container follows them)
   Buffer<RigidBody> bodies_;
-  Buffer<int> slotOf_;           // per collider (and the domain): its body slot, or -1
-  std::vector<int> hostSlotOf_;  // the same, on the host
+  Buffer<int> slotOf_;               // per collider (and the domain): its body slot, or -1
+  std::vector<int> hostSlotOf_;      // the same, on the host
   Buffer<double> sums_;              // six per body: the fluid's force and torque
   Buffer<ContactImpulse> impulses_;  // the contacts' impulses within a substep (sim/body_contacts.h)
   BodyForces forces_;
