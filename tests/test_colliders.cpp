@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "colliders/collider.h"
+#include "colliders/shape_bounds.h"
 
 using namespace eddy;
 

@@ -361,6 +361,44 @@ EDDY_HD inline Real signedDistance(const ColliderData& c, Vec3 p, Real t, Vec3* 
   return d * sign;
 }
 
+// Per-particle loops skip a collider far from the particle without its rotation (a sine and cosine for a
+// spinning one) or distance, exactly as the loop would have: only where the distance is provably >= reach.
+// Only shapes whose distance outside is >= |p - center| - bound (a ball of that radius holds them) take
+// part: obstacle boxes, spheres, capsules, cylinders. Planes, meshes and containers: bound < 0, never.
+EDDY_HD inline Real obstacleBound(const ColliderData& c) {
+  if (c.container) return Real(-1);
+  switch (c.kind) {
+    case ShapeKind::Box:
+      return length(c.halfExtents);
+    case ShapeKind::Sphere:
+      return c.radius;
+    case ShapeKind::Capsule:
+      return c.halfHeight + c.radius;
+    case ShapeKind::Cylinder:
+      return sqrtf(c.radius * c.radius + c.halfHeight * c.halfHeight);
+    default:
+      return Real(-1);
+  }
+}
+
+// the slack for round-off: the distance is computed from p - center turned by a unit quaternion and the
+// shape's formula, each a few float ulps of the magnitudes involved off; 1e-4 of their sum is hundreds
+EDDY_HD inline Real clearanceSlack(Vec3 p, Vec3 center, Real extent) {
+  Vec3 a = cwiseAbs(p), b = cwiseAbs(center);
+  return Real(1e-4) * (a.x + a.y + a.z + b.x + b.y + b.z + extent);
+}
+
+// true where obstacle c is certainly further than reach (>= 0) from p at time t: signedDistance(c, p, t)
+// >= reach. False says nothing.
+EDDY_HD inline bool clearOf(const ColliderData& c, Vec3 p, Real t, Real reach) {
+  Real bound = obstacleBound(c);
+  if (bound < 0) return false;
+  Vec3 center = colliderCenter(c, t);
+  Real far = bound + reach;
+  far += clearanceSlack(p, center, far);
+  return lengthSquared(p - center) > far * far;
+}
+
 // velocity of the collider's material point at p, time t (a keyframed collider's is constant over each
 // segment between keyframes, and zero before the first and from the last on)
 EDDY_HD inline Vec3 colliderVelocityAt(const ColliderData& c, Vec3 p, Real t) {
@@ -407,6 +445,7 @@ constexpr Real kContactSlack = Real(1e-5);
 // push x out to distance r, then apply static/dynamic friction (Macklin et al. 2014) to the tangential
 // displacement relative to the collider. Returns true on contact.
 EDDY_HD inline bool projectPosition(const ColliderData& c, Vec3& x, Vec3 xPrev, Real r, Real t, Real dt) {
+  if (clearOf(c, x, t, r)) return false;  // the first push would find phi >= r
   bool hit = false;
   Vec3 disp = colliderMoves(c) ? colliderDisplacement(c, xPrev, t, dt) : Vec3{0, 0, 0};
   for (int k = 0; k < kContactPushes; ++k) {
@@ -448,6 +487,7 @@ EDDY_HD inline Vec3 contactVelocity(Vec3 vrel, Vec3 n, Real restitution, Real fr
 // velocity-level contact at time t: push x out to distance r; an approaching particle takes the contact
 // velocity above (restitution, static and dynamic friction). Returns true on contact.
 EDDY_HD inline bool collideVelocity(const ColliderData& c, Vec3& x, Vec3& v, Real r, Real t) {
+  if (clearOf(c, x, t, r)) return false;  // the first push would find phi >= r
   bool hit = false;
   for (int k = 0; k < kContactPushes; ++k) {
     Vec3 n;
@@ -607,6 +647,28 @@ EDDY_HD EDDY_NOINLINE inline void exactContactResponse(const ColliderData& c, Ve
   v = vc + contactVelocity(v - vc, n, c.restitution, c.friction, c.staticFriction);
 }
 
+// true where the sweep below certainly finds no contact (firstContact stops at once: the start's distance
+// less r is at least the local path's length), without turning the path into the collider's frame. The
+// start's distance is >= |u| - bound, u = from - center(t0), t0 = t - dt for a moving collider; the local
+// path b - a = Q(t)^T (to - center(t)) - Q(t0)^T u is no longer than |to - center(t) - u| + theta |u|, theta
+// = |omega| (t - t0) the angle turned (a chord is at most the arc). Not for keyframed colliders.
+EDDY_HD inline bool pathClearOf(const ColliderData& c, Vec3 from, Vec3 to, Real r, Real t, Real dt) {
+  if (c.keyframeCount > 0) return false;
+  Real bound = obstacleBound(c);
+  if (bound < 0) return false;
+  Real t0 = colliderMoves(c) ? t - dt : t;
+  Vec3 c0 = colliderCenter(c, t0), c1 = colliderCenter(c, t);
+  Vec3 u = from - c0;
+  Real ul = length(u);
+  // the angle with a slack for the round-off of the two turns (angles |omega| t computed in floats)
+  Real w = length(c.angularVelocity);
+  Real theta = w * (t - t0) + Real(1e-4) * (1 + w * fabsf(t));
+  Real path = length((to - c1) - u) + theta * ul;
+  Real far = bound + r + path;
+  far += clearanceSlack(from, c0, far) + clearanceSlack(to, c1, far);
+  return ul > far;
+}
+
 // Sweeps a particle of radius r moving over [t - dt, t] from `from` to `to` against obstacle c. A moving
 // collider is swept in its own frame: the start point in the frame at t - dt, the end point in the frame
 // at t, joined by a straight line (exact for a translation, a chord of the true path for a spin).
@@ -628,6 +690,7 @@ EDDY_HD EDDY_NOINLINE inline void exactContactResponse(const ColliderData& c, Ve
 EDDY_HD inline bool sweepToContact(const ColliderData& c, Vec3 from, Vec3& to, Real r, Real t, Real dt,
                                    Vec3* v = nullptr, bool withThinCells = true) {
   if (c.container && c.kind != ShapeKind::Mesh) return false;
+  if (pathClearOf(c, from, to, r, t, dt)) return false;
   Vec3 a = colliderToLocal(c, from, colliderMoves(c) ? t - dt : t);
   Vec3 b = colliderToLocal(c, to, t);
   PathContact hit;
@@ -711,47 +774,6 @@ EDDY_HD inline void projectAll(const ColliderData* cs, int n, Vec3& x, Vec3 xPre
     for (int i = 0; i < n; ++i) any |= projectPosition(cs[i], x, xPrev, r, t, dt);
     if (!any) break;
   }
-}
-
-// world-space axis-aligned bounds of the shape at time 0 (a keyframed collider's first pose; a plane is
-// unbounded: returns false)
-EDDY_HD inline bool shapeBounds(const ColliderData& c, Vec3* lo, Vec3* hi) {
-  Vec3 ex{1, 0, 0}, ey{0, 1, 0}, ez{0, 0, 1};
-  Vec3 ax = rotate(c.orientation, ex), ay = rotate(c.orientation, ey), az = rotate(c.orientation, ez);
-  Vec3 e{};
-  switch (c.kind) {
-    case ShapeKind::Plane:
-      return false;
-    case ShapeKind::Box:
-      e = cwiseAbs(ax) * c.halfExtents.x + cwiseAbs(ay) * c.halfExtents.y + cwiseAbs(az) * c.halfExtents.z;
-      break;
-    case ShapeKind::Sphere:
-      e = {c.radius, c.radius, c.radius};
-      break;
-    case ShapeKind::Capsule:
-      e = cwiseAbs(ay) * c.halfHeight + Vec3{c.radius, c.radius, c.radius};
-      break;
-    case ShapeKind::Mesh: {
-      // the field's box, turned
-      Vec3 mid = (c.field.origin + c.field.upper()) * Real(0.5),
-           half = (c.field.upper() - c.field.origin) * Real(0.5);
-      e = cwiseAbs(ax) * half.x + cwiseAbs(ay) * half.y + cwiseAbs(az) * half.z;
-      Vec3 at = c.center + rotate(c.orientation, mid);
-      *lo = at - e;
-      *hi = at + e;
-      return true;
-    }
-    case ShapeKind::Cylinder: {
-      // the cap discs span r sqrt(1 - a_i^2) along world axis i, written without the cancellation
-      Vec3 a = ay;
-      Vec3 disc{sqrtf(a.y * a.y + a.z * a.z), sqrtf(a.x * a.x + a.z * a.z), sqrtf(a.x * a.x + a.y * a.y)};
-      e = cwiseAbs(a) * c.halfHeight + disc * c.radius;
-      break;
-    }
-  }
-  *lo = c.center - e;
-  *hi = c.center + e;
-  return true;
 }
 
 }  // namespace eddy

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "colliders/collider.h"
+#include "colliders/shape_bounds.h"
 
 namespace eddy {
 

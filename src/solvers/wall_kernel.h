@@ -331,6 +331,7 @@ struct WallKernel {
         addBoxFaces(cs[c], x, t, faces, c);
         continue;
       }
+      if (clearOf(cs[c], x, t, h)) continue;  // its distance is at least h: no face
       Vec3 nrm;
       Real d = signedDistance(cs[c], x, t, &nrm);
       if (d < h) faces.add(d, nrm, c);
