@@ -43,7 +43,7 @@ struct HostParticles {
   // scene order, then nozzle particles as they are released); follows its particle through every sort, so
   // renderers can match particles across frames (motion blur, trails)
   std::vector<std::uint32_t> id;
-  std::vector<Real> pressure;  // Pa; empty where the solver has no pressure (PBF, MPM)
+  std::vector<Real> pressure;  // Pa; empty where the solver has no pressure (MPM)
   // MPM: the index of the scene emitter each particle came from, whose "material" it is made of (renderers
   // colour sand, snow and jelly by it); empty for PBF and WCSPH, whose particles are all water
   std::vector<std::uint32_t> material;

@@ -159,7 +159,7 @@ struct ColliderDesc {
   Real friction = 0.0f;           // "friction": dynamic friction mu_k, >= 0
   Real staticFriction = 0.0f;     // "static_friction": static friction mu_s (PBF position level), >= 0
   // "density": kg/m^3, >= 0; above 0 the collider is a rigid body that gravity pulls and the fluid pushes
-  // (solvers wcsph and dfsph; a box or sphere, neither a container nor keyframed), starting with
+  // (every solver; a box or sphere, neither a container nor keyframed), starting with
   // linear_velocity and angular_velocity
   Real density = 0.0f;
   // "locks": a rigid body's motions that are held, any of "x" "y" "z" (translation along a world axis) and

@@ -711,9 +711,13 @@ EDDY_HD inline bool sweepToContact(const ColliderData& c, Vec3 from, Vec3& to, R
 
 // the sweep against every obstacle in turn, each on the path the previous ones left; v (may be null): a
 // velocity-level solver's velocity, for the contacts the end-point response cannot see
-EDDY_HD inline void sweepAll(const ColliderData* cs, int n, Vec3 from, Vec3& to, Real r, Real t, Real dt,
-                             Vec3* v = nullptr, bool withThinCells = true) {
-  for (int i = 0; i < n; ++i) sweepToContact(cs[i], from, to, r, t, dt, v, withThinCells);
+// returns the last collider whose contact moved `to`, -1 for none
+EDDY_HD inline int sweepAll(const ColliderData* cs, int n, Vec3 from, Vec3& to, Real r, Real t, Real dt,
+                            Vec3* v = nullptr, bool withThinCells = true) {
+  int by = -1;
+  for (int i = 0; i < n; ++i)
+    if (sweepToContact(cs[i], from, to, r, t, dt, v, withThinCells)) by = i;
+  return by;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -765,15 +769,20 @@ EDDY_HD inline void collideAll(const ColliderData* cs, int n, Vec3& x, Vec3& v, 
 }
 
 // xPrev is the position at t - dt: the path from it to x is swept first, so a thin obstacle is not
-// tunnelled
-EDDY_HD inline void projectAll(const ColliderData* cs, int n, Vec3& x, Vec3 xPrev, Real r, Real t, Real dt,
-                               bool withThinCells = true) {
-  sweepAll(cs, n, xPrev, x, r, t, dt, nullptr, withThinCells);
+// tunnelled. Returns the last collider that moved x, -1 for none (whose reaction the wall forces count).
+EDDY_HD inline int projectAll(const ColliderData* cs, int n, Vec3& x, Vec3 xPrev, Real r, Real t, Real dt,
+                              bool withThinCells = true) {
+  int by = sweepAll(cs, n, xPrev, x, r, t, dt, nullptr, withThinCells);
   for (int pass = 0; pass < 2; ++pass) {
     bool any = false;
-    for (int i = 0; i < n; ++i) any |= projectPosition(cs[i], x, xPrev, r, t, dt);
+    for (int i = 0; i < n; ++i)
+      if (projectPosition(cs[i], x, xPrev, r, t, dt)) {
+        any = true;
+        by = i;
+      }
     if (!any) break;
   }
+  return by;
 }
 
 }  // namespace eddy

@@ -575,11 +575,6 @@ class Reader final : public scene_probes::ReaderAccess {
     if (s.solver == "mpm" && s.fluid.supportRatio != defaults.fluid.supportRatio)
       refuse("/fluid/support_ratio", "pbf, wcsph or dfsph",
              "MPM has no SPH kernel; its resolution is mpm.grid_resolution");
-    for (std::size_t i = 0; i < s.colliders.size(); ++i)
-      if (s.colliders[i].density > 0 && s.solver != "wcsph" && s.solver != "dfsph")
-        refuse(pointerChild(pointerChild("/colliders", i), "density"), "wcsph or dfsph",
-               "the fluid pushes rigid bodies through the wall pressure those solvers have; use one of them, "
-               "or density 0");
     if (s.solver == "mpm" && !s.probes.empty())
       refuse("/probes", "pbf, wcsph or dfsph",
              "probes read the particles through the SPH neighbour grid, and MPM has none; remove the probes "

@@ -43,6 +43,36 @@ EDDY_HD inline bool nearAnyBody(const WallShares& each, const int* colliderOf, i
   return false;
 }
 
+// the particles' shares: each particle's wall faces and contacts (probes/wall_forces.h)
+struct ParticleShares {
+  WallShares each;
+  const int* colliderOf;
+  int slots;
+  Real h;
+  EDDY_HD bool mayTouch(Index i) const { return nearAnyBody(each, colliderOf, slots, h, i); }
+  template <class Wanted, class Visit>
+  EDDY_HD void forEach(Index i, Wanted&& wanted, Visit&& visit) const {
+    each.forEach(i, wanted, visit);
+  }
+};
+
+// the grid nodes' shares (a grid solver's NodePushes): the opposite of what a collider's condition gave
+// the node, at the node
+struct NodeShares {
+  NodePushes nodes;
+  const ColliderData* colliders;
+  Real time;
+  EDDY_HD bool mayTouch(Index i) const { return nodes.push[i].w >= 0; }
+  template <class Wanted, class Visit>
+  EDDY_HD void forEach(Index i, Wanted&& wanted, Visit&& visit) const {
+    Vec4 p = nodes.push[i];
+    int c = int(p.w);
+    if (c < 0 || !wanted(c)) return;
+    Vec3 force = xyz(p) * Real(-1);
+    visit(c, force, cross(nodes.position(i) - colliderCenter(colliders[c], time), force));
+  }
+};
+
 }  // namespace
 
 void BodyForces::setup(const std::vector<int>& slotOf, Index particles) {
@@ -72,19 +102,26 @@ void BodyForces::compute(const WallForceInputs& in, double* out) {
   Index tiles = (in.count + kTile - 1) / kTile;
   reserve(in.count);  // sized beforehand (RigidBodies::reserve); grows only where that was missed
   // no particles: pass 2 folds empty rows into zeros
-  if (tiles > 0) foldTiles(in, tiles);
+  if (tiles > 0) foldTiles(ParticleShares{WallShares::of(in), colliderOf_.data(), slots_, in.wall.h}, in.count,
+                           tiles);
   foldPartials(tiles, out);
 }
 
-void BodyForces::foldTiles(const WallForceInputs& in, Index tiles) {
-  WallShares each = WallShares::of(in);
-  Index n = in.count;
+void BodyForces::compute(const NodePushes& in, View<const ColliderData> colliders, Real time, double* out) {
+  if (slots_ == 0) return;
+  Index n = in.count();
+  Index tiles = (n + kTile - 1) / kTile;
+  reserve(n);  // sized at the first substep: a grid's nodes are as many every substep
+  if (tiles > 0) foldTiles(NodeShares{in, colliders.data, time}, n, tiles);
+  foldPartials(tiles, out);
+}
+
+template <class Shares>
+void BodyForces::foldTiles(const Shares& each, Index n, Index tiles) {
   int slots = slots_;
   const int* slotOf = slotOf_.data();
-  const int* colliderOf = colliderOf_.data();
   double* partials = partials_.data();
   std::size_t row = std::size_t(tiles);
-  Real h = in.wall.h;
   parallelForTiles<kLanes, BodyTile>(
       tiles, EDDY_KERNEL(TileContext<kLanes, BodyTile> & tile) {
         BodyTile& s = tile.shared();
@@ -98,7 +135,7 @@ void BodyForces::foldTiles(const WallForceInputs& in, Index tiles) {
             Index i = base + e;
             int first = -1, last = -1;
             Real v[6] = {0, 0, 0, 0, 0, 0};
-            if (i < n && nearAnyBody(each, colliderOf, slots, h, i))
+            if (i < n && each.mayTouch(i))
               each.forEach(
                   i, [&](int c) { return slotOf[c] >= 0; },
                   [&](int c, Vec3 force, Vec3 torque) {
@@ -169,6 +206,9 @@ void BodyForces::foldTiles(const WallForceInputs& in, Index tiles) {
         }
       });
 }
+
+template void BodyForces::foldTiles(const ParticleShares&, Index, Index);
+template void BodyForces::foldTiles(const NodeShares&, Index, Index);
 
 void BodyForces::foldPartials(Index tiles, double* out) {
   const double* partials = partials_.data();

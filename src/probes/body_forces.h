@@ -14,6 +14,9 @@
 // slot in lane order and then pairwise over the lanes, into one partial per slot, component and tile. Most
 // particles are near no body: a test against each body's bounding sphere skips their wall faces altogether.
 // Pass 2, a tile per (slot, component), folds that row of partials the same way into the sum.
+// A grid solver (MPM) gives its nodes instead of particles: each node that a body's boundary condition
+// changed carries the opposite of the momentum the condition gave it over the substep (NodePushes), and
+// the tiles fold the nodes the same way.
 #pragma once
 
 #include <vector>
@@ -36,11 +39,14 @@ class BodyForces {
   // six values a slot into out (device memory): the force (N) and the torque about the body's centre
   // (N m); nothing waits for them
   void compute(const WallForceInputs& in, double* out);
+  // the same from a grid solver's nodes (NodePushes), whose node count sets the scratch at the first call
+  void compute(const NodePushes& in, View<const ColliderData> colliders, Real time, double* out);
   std::size_t bytes() const { return slotOf_.bytes() + colliderOf_.bytes() + partials_.bytes(); }
   int slots() const { return slots_; }
 
   // the two passes (public for the CUDA lambdas)
-  void foldTiles(const WallForceInputs& in, Index tiles);
+  template <class Shares>
+  void foldTiles(const Shares& each, Index count, Index tiles);
   void foldPartials(Index tiles, double* out);
 
  private:

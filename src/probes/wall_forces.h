@@ -7,8 +7,9 @@
 //   - center_c) x (that force).
 // Where the solver's mirror pressure varies along the walls (DFSPH), the push along each face that this
 // gives the particle (wallLateralAcceleration) is counted too. For a fluid at rest this sums to the weight
-// the walls carry (tests/test_probes.cpp). Contact impulses (particles that reach a wall despite the
-// pressure) are not counted.
+// the walls carry (tests/test_probes.cpp). Where a solver moves particles out of the colliders they reach
+// (PBF), the push each such contact gave a particle over the substep is counted too, to the collider that
+// gave it; the SPH solvers' velocity contacts are not counted.
 #pragma once
 
 #include <string>
@@ -47,6 +48,9 @@ struct WallShares {
   WallKernel wall;
   Real scale = 0, time = 0, lateralScale = 0;
   Vec3 hydrostatic{};  // 2 rho0 g
+  Real mirror = 2;     // p_i + p_w = mirror p_i (WallTerms::mirrorsPressure)
+  Real mass = 0;
+  const Vec4* contactPush = nullptr;  // WallTerms::contactPush
   const Vec3* lateral = nullptr;
   WallMoments moments;
   bool stepAtLeastZero = false;
@@ -62,7 +66,10 @@ struct WallShares {
     s.scale = in.mass * in.restDensity * in.gradientScale;
     s.time = in.time;
     s.lateralScale = in.mass * in.gradientScale;
-    s.hydrostatic = in.gravity * (2 * in.restDensity);
+    s.hydrostatic = in.terms.mirrorsPressure ? in.gravity * (2 * in.restDensity) : Vec3{};
+    s.mirror = in.terms.mirrorsPressure ? 2 : 1;
+    s.mass = in.mass;
+    s.contactPush = in.terms.contactPush;
     s.lateral = in.terms.gradient;
     s.moments = in.terms.moments;
     s.stepAtLeastZero = in.terms.stepAtLeastZero;
@@ -80,11 +87,18 @@ struct WallShares {
     Vec3 step = hydrostatic * inv;
     wall.forEachWallShare(cs, colliderCount, x, time, [&](int c, Vec3 g, Vec3 at) {
       if (!wanted(c)) return;
-      Vec3 force = g * (scale * (2 * pi + mirrorStep(step, at, x, stepAtLeastZero)));
+      Vec3 force = g * (scale * (mirror * pi + mirrorStep(step, at, x, stepAtLeastZero)));
       if (lateral)
         force -= wallLateralAcceleration(wall, moments, cs[c], g, at, x, lateral[i]) * lateralScale;
       visit(c, force, cross(at - colliderCenter(cs[c], time), force));
     });
+    if (!contactPush) return;
+    // the contact that moved the particle out of a collider: that collider receives the opposite push
+    Vec4 push = contactPush[i];
+    int c = int(push.w);
+    if (c < 0 || !wanted(c)) return;
+    Vec3 force = xyz(push) * -mass;
+    visit(c, force, cross(x - colliderCenter(cs[c], time), force));
   }
 };
 

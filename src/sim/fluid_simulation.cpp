@@ -2,6 +2,7 @@
 
 #include <eddy/error.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -43,7 +44,8 @@ FluidSimulation::FluidSimulation(std::shared_ptr<const SceneDesc> scene, const S
                 model_.blowUpHi);
   grid_.setBarriers({model_.barriers.data(), model_.barriers.size()});
   measurements_ = std::make_unique<Measurements>(scene_, ctx, *solver_);
-  bodies_.setup(scene_, particles_.capacity());
+  // the bodies' force sums run over the particles or, for a grid solver, over its nodes
+  bodies_.setup(scene_, std::max(particles_.capacity(), solver_->nodePushes(ctx).count()));
 }
 
 StepContext FluidSimulation::context() {

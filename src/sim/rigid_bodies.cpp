@@ -57,8 +57,6 @@ RigidBody makeRigidBody(const SimulationDesc& scene, std::size_t i) {
     throw InputError(key + "a rigid body is a box or a sphere, not a " + d.shape.type);
   if (d.container || !d.keyframes.empty())
     throw InputError(key + "a rigid body is neither a container nor keyframed");
-  if (scene.solver != "wcsph" && scene.solver != "dfsph")
-    throw InputError(key + "rigid bodies are pushed by solvers wcsph and dfsph, not by " + scene.solver);
   BodyLocks locks;
   std::string bad;
   if (!parseBodyLocks(d.locks, locks, bad))
@@ -121,10 +119,19 @@ void RigidBodies::reserve(Index particleCapacity) {
 void RigidBodies::advance(Measurements& measurements, StepContext& ctx, Solver& solver,
                           ColliderData* colliders, Real t, Real dt) {
   if (count_ == 0) return;
-  const WallForceInputs fluid = measurements.wallForceInputs(ctx, solver, t);
   double* sums = sums_.data();
-  if (fluid.pressure) forces_.compute(fluid, sums);
-  bool withFluid = fluid.pressure != nullptr;
+  // the reaction of what the fluid received from the bodies: through the particles' wall terms, or
+  // through a grid solver's nodes (without particles the step leaves the grid as it was)
+  const NodePushes nodes = solver.nodePushes(ctx);
+  bool withFluid = false;
+  if (nodes.push) {
+    withFluid = ctx.particles.size() > 0;
+    if (withFluid) forces_.compute(nodes, ctx.colliders, t, sums);
+  } else {
+    const WallForceInputs fluid = measurements.wallForceInputs(ctx, solver, t);
+    withFluid = fluid.pressure != nullptr;
+    if (withFluid) forces_.compute(fluid, sums);
+  }
   RigidBody* bodies = bodies_.data();
   parallelFor(
       Index(count_), EDDY_KERNEL(Index k) {

@@ -1,9 +1,11 @@
 // Colliders the fluid pushes: rigid bodies (a collider with a "density") that gravity pulls and the fluid's
 // wall pressure pushes, integrated at the fluid's substep. The force and torque on a body are the reaction
-// of the wall terms the particles feel from it (probes/wall_forces.h), summed on the device in a fixed
-// order in two launches whatever the number of bodies (probes/body_forces.h), so CPU runs repeat to the
-// bit; the body then moves as a collider with that velocity over the next substep, which is how the fluid
-// sees it (its surface velocity enters the solvers' boundary terms).
+// of the wall terms the particles feel from it (probes/wall_forces.h; under PBF the body's share of the
+// density corrections and the contacts that moved particles out of it), or under MPM of the momentum its
+// boundary condition gave the grid nodes, summed on the device in a fixed order in two launches whatever
+// the number of bodies (probes/body_forces.h), so CPU runs repeat to the bit; the body then moves as a
+// collider with that velocity over the next substep, which is how the fluid sees it (its surface velocity
+// enters the solvers' boundary terms, and MPM's node conditions).
 //
 // The coupling is explicit: the body moves over a substep under the force the fluid put on it over the
 // one before. Partitioned explicit couplings are known to go unstable where the fluid's added mass far

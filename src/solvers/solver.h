@@ -27,6 +27,30 @@ struct WallTerms {
   const Vec3* gradient = nullptr;
   WallMoments moments;
   bool stepAtLeastZero = false;  // see wallPressureAcceleration
+  // whether the mirrored particle beyond a wall has the particle's pressure (and the hydrostatic step to
+  // it), as in the SPH solvers; without, the wall pushes with the particle's own pressure only (PBF, whose
+  // walls enter only the particle's density constraint, with its lambda)
+  bool mirrorsPressure = true;
+  // per particle, what the colliders' contacts did to it over the substep (PBF, which moves particles out
+  // of the colliders it reaches): xyz the push as an acceleration (m/s^2), w the collider (-1: none); null:
+  // no contacts to count
+  const Vec4* contactPush = nullptr;
+};
+
+// What a grid solver's boundary conditions did to its nodes over the last substep (MPM): per node, the
+// force the colliders' conditions put on the fluid there (the node's change of momentum over the substep,
+// N) and in w the collider of the last condition that changed it (-1: none); node (x, y, z) is number
+// (z ny + y) nx + x, at origin + (x, y, z) spacing. A null push: none recorded.
+struct NodePushes {
+  const Vec4* push = nullptr;
+  Vec3 origin{};
+  Real spacing = 0;
+  int nx = 0, ny = 0, nz = 0;
+  EDDY_HD Index count() const { return Index(nx) * ny * nz; }
+  EDDY_HD Vec3 position(Index node) const {
+    Index rest = node / nx;
+    return origin + Vec3{Real(node % nx), Real(rest % ny), Real(rest / ny)} * spacing;
+  }
 };
 
 // everything a substep reads (constant model) and writes (mutable state)
@@ -84,6 +108,9 @@ class Solver {
   virtual Real gradientScale() const { return 1; }
   // the wall terms of the solver's pressure force beyond wallPressureAcceleration's defaults (wall forces)
   virtual WallTerms wallTerms(StepContext& ctx) { return {}; }
+  // a grid solver's record of its collider conditions over the last substep, kept where the scene has
+  // rigid bodies (their push; see NodePushes)
+  virtual NodePushes nodePushes(StepContext& ctx) { return {}; }
   // per-particle masses for the statistics, or an empty view when every particle has ctx.particleMass
   virtual View<const Real> particleMasses(StepContext& ctx) { return {}; }
   // particles the solver has clamped back into the domain since the simulation started

@@ -95,6 +95,13 @@ void MovingLeastSquaresMpm::setup(StepContext& ctx) {
   p.addAttribute(attr_mpm::kMass, 1, false);
 
   grid_.setup(scene, p.capacity(), transfer_ == MpmTransfer::Flip);
+  // the rigid bodies' push (nodePushes), only where there are bodies: 16 bytes a node
+  bool bodies = false;
+  for (const ColliderDesc& c : scene.colliders) bodies = bodies || c.density > 0;
+  if (bodies) {
+    pushes_ = Buffer<Vec4>(kDevice, std::size_t(grid_.nodeCount()));
+    pushes_.fillZero();
+  }
   Real spacing = scene.fluid.spacing;
   volume_ = spacing * spacing * spacing;
 
@@ -265,6 +272,7 @@ void MovingLeastSquaresMpm::particleToGrid(StepContext& ctx, Real dt) {
   update.nodes = grid_.nodes().data;
   update.previous = transfer_ == MpmTransfer::Flip ? grid_.previous().data : nullptr;
   update.fastest = fastestNode_.data();
+  update.pushes = pushes_.size() > 0 ? pushes_.data() : nullptr;
   eddy::EDDY_NS::particleToGrid(grid_, ctx.particles.array<MpmPacked>(attr_mpm::kPacked).data, update);
 }
 
@@ -418,7 +426,19 @@ void MovingLeastSquaresMpm::restoreState(StepContext& ctx, const std::string& by
 }
 
 std::size_t MovingLeastSquaresMpm::deviceBytes() const {
-  return grid_.bytes() + materials_.bytes() + heldIn_.bytes() + fastest_.bytes() + fastestNode_.bytes();
+  return grid_.bytes() + materials_.bytes() + heldIn_.bytes() + fastest_.bytes() + fastestNode_.bytes() +
+         pushes_.bytes();
+}
+
+NodePushes MovingLeastSquaresMpm::nodePushes(StepContext&) {
+  NodePushes n;
+  if (pushes_.size() == 0) return n;
+  MpmGridView g = grid_.view();
+  n.push = pushes_.data();
+  n.origin = g.origin;
+  n.spacing = g.dx;
+  n.nx = g.nx, n.ny = g.ny, n.nz = g.nz;
+  return n;
 }
 
 }  // namespace eddy::EDDY_NS

@@ -80,6 +80,7 @@ class MovingLeastSquaresMpm final : public Solver {
   View<const Real> particleMasses(StepContext& ctx) override;
   std::int64_t heldInCount() override;
   bool usesNeighborGrid() const override { return false; }
+  NodePushes nodePushes(StepContext& ctx) override;
   bool invalidState() const override { return invalid_; }
   std::size_t deviceBytes() const override;
   // the held-in counter, and the grid nodes of the last update: the next substep's CFL condition reads
@@ -110,6 +111,7 @@ class MovingLeastSquaresMpm final : public Solver {
   // the fastest node of the grid updates since the last launchStableTimeStep (as bits), maximised by the
   // update itself: a pass of its own over every node cost a sizeable share of a small scene's substep
   Buffer<std::uint32_t> fastestNode_;
+  Buffer<Vec4> pushes_;  // per node, where the scene has rigid bodies (NodePushes)
   Real volume_ = 0;  // V0 = spacing^3
   // The sort moves the particles' attributes into its order only every kMoveEvery substeps; in between,
   // pack reads each particle through the sort's order. A particle moves less than a cell a substep, so the

@@ -63,37 +63,51 @@ EDDY_HD inline void boxContainerAxis(Real p, Real halfExtent, Vec3 axis, Real to
   if (halfExtent - p <= tol) v = wallVelocity(v, vc, -axis, c, mode);
 }
 
-// every collider's condition on the velocity v of the node at x. Inside a box container (the domain) each
+// one collider's condition on the velocity v of the node at x. Inside a box container (the domain) each
 // face the node is on or beyond acts with its own normal, so an edge or corner node holds against both
 // walls; any other shape acts through its signed distance and normal.
-EDDY_HD inline void nodeBoundary(const ColliderData* cs, int nc, Vec3 x, Vec3& v, Real t, Real tol,
-                                 MpmBoundary mode) {
-  for (int c = 0; c < nc; ++c) {
-    const ColliderData& cd = cs[c];
-    Vec3 vc = colliderVelocityAt(cd, x, t);
-    if (cd.kind == ShapeKind::Box && cd.container) {
-      Quat q = colliderOrientation(cd, t);
-      Vec3 local = toLocal(cd, q, x - colliderCenter(cd, t));
-      boxContainerAxis(local.x, cd.halfExtents.x, toWorld(cd, q, Vec3{1, 0, 0}), tol, v, vc, cd, mode);
-      boxContainerAxis(local.y, cd.halfExtents.y, toWorld(cd, q, Vec3{0, 1, 0}), tol, v, vc, cd, mode);
-      boxContainerAxis(local.z, cd.halfExtents.z, toWorld(cd, q, Vec3{0, 0, 1}), tol, v, vc, cd, mode);
-      continue;
-    }
-    Vec3 n;
-    Real phi = signedDistance(cd, x, t, &n);
-    if (phi <= tol) v = wallVelocity(v, vc, n, cd, mode);
+EDDY_HD inline void colliderBoundary(const ColliderData& cd, Vec3 x, Vec3& v, Real t, Real tol,
+                                     MpmBoundary mode) {
+  Vec3 vc = colliderVelocityAt(cd, x, t);
+  if (cd.kind == ShapeKind::Box && cd.container) {
+    Quat q = colliderOrientation(cd, t);
+    Vec3 local = toLocal(cd, q, x - colliderCenter(cd, t));
+    boxContainerAxis(local.x, cd.halfExtents.x, toWorld(cd, q, Vec3{1, 0, 0}), tol, v, vc, cd, mode);
+    boxContainerAxis(local.y, cd.halfExtents.y, toWorld(cd, q, Vec3{0, 1, 0}), tol, v, vc, cd, mode);
+    boxContainerAxis(local.z, cd.halfExtents.z, toWorld(cd, q, Vec3{0, 0, 1}), tol, v, vc, cd, mode);
+    return;
   }
+  Vec3 n;
+  Real phi = signedDistance(cd, x, t, &n);
+  if (phi <= tol) v = wallVelocity(v, vc, n, cd, mode);
+}
+
+// every collider's condition on the velocity v of the node at x, in scene order; returns the last
+// collider that changed v, -1 for none
+EDDY_HD inline int nodeBoundary(const ColliderData* cs, int nc, Vec3 x, Vec3& v, Real t, Real tol,
+                                MpmBoundary mode) {
+  int by = -1;
+  for (int c = 0; c < nc; ++c) {
+    Vec3 before = v;
+    colliderBoundary(cs[c], x, v, t, tol, mode);
+    if (v.x != before.x || v.y != before.y || v.z != before.z) by = c;
+  }
+  return by;
 }
 
 // the grid update of node (ix, iy, iz) from its sums
 EDDY_HD inline void updateNode(const GridUpdate& u, const MpmGridView& g, int ix, int iy, int iz,
                                const NodeSums& sum) {
-  Vec4 out{}, before{};
+  Vec4 out{}, before{}, push{0, 0, 0, -1};
   if (sum.mass > 0) {
     Vec3 v = (sum.momentum + sum.affine) / sum.mass;
     before = withW(sum.momentum / sum.mass, sum.mass);
     v += bodyAcceleration(u.forces, v) * u.dt;
-    nodeBoundary(u.colliders, u.colliderCount, g.nodePosition(ix, iy, iz), v, u.time, u.tolerance, u.mode);
+    Vec3 free = v;
+    int by = nodeBoundary(u.colliders, u.colliderCount, g.nodePosition(ix, iy, iz), v, u.time, u.tolerance,
+                          u.mode);
+    // the momentum the conditions gave the node, over the substep: the force on the fluid there
+    if (by >= 0) push = withW((v - free) * (sum.mass / u.dt), Real(by));
     out = withW(v, sum.mass);
     // non-negative floats order like their bits; most nodes are slower than the maximum so far, and the
     // relaxed read spares them the atomic
@@ -105,6 +119,7 @@ EDDY_HD inline void updateNode(const GridUpdate& u, const MpmGridView& g, int ix
   Index node = g.linear(ix, iy, iz);
   u.nodes[node] = out;
   if (u.previous) u.previous[node] = before;
+  if (u.pushes) u.pushes[node] = push;
 }
 
 // the gather by node on the GPU: tiles of kLayerNodes consecutive nodes, three lanes each, one per layer of

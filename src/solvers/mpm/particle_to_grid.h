@@ -28,6 +28,7 @@ struct GridUpdate {
   MpmBoundary mode = MpmBoundary::Separate;
   Vec4* nodes = nullptr;     // velocity after the update, and mass
   Vec4* previous = nullptr;  // flip only: the velocity before forces and boundaries, and mass
+  Vec4* pushes = nullptr;    // where the scene has rigid bodies: the colliders' conditions (NodePushes)
   // where the largest node speed after the update is maximised into (as bits; the CFL condition's grid
   // velocity), or null
   std::uint32_t* fastest = nullptr;

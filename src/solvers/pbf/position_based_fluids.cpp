@@ -14,6 +14,13 @@ constexpr const char* kPredictedLambda = "pbf_lambda";    // x* and lambda toget
 constexpr const char* kWallPush = "pbf_wall_push";        // lambda_i times the colliders' share of grad C_i
 constexpr const char* kNewVelocity = "pbf_new_velocity";  // v and the volume m / rho
 constexpr const char* kVorticity = "pbf_vorticity";
+// the substep's corrections summed as a pressure, Lambda_i = sum over the iterations of omega lambda_i / dt^2
+// (divided as constraint averaging divides the corrections); kept through the reorders of the queries
+// between substeps, which read it after the step (wall forces, probes)
+constexpr const char* kLambdaSum = "pbf_lambda_sum";
+// the colliders' contacts over the substep: xyz the sum of their moves over dt^2, w the collider of the
+// last (-1: none); the reaction the collider receives (WallTerms::contactPush), kept like kLambdaSum
+constexpr const char* kContactPush = "pbf_contact_push";
 }  // namespace attr_pbf
 
 void PositionBasedFluids::setup(StepContext& ctx) {
@@ -23,6 +30,8 @@ void PositionBasedFluids::setup(StepContext& ctx) {
   p.addAttribute(attr_pbf::kWallPush, 3, false);
   p.addAttribute(attr_pbf::kNewVelocity, 4, false);
   p.addAttribute(attr_pbf::kVorticity, 3, false);
+  p.addAttribute(attr_pbf::kLambdaSum, 1, true);
+  p.addAttribute(attr_pbf::kContactPush, 4, true);
 
   // sum_k |grad_k C|^2 for a particle inside a full cubic lattice: the scale of 1/lambda. s_corr is
   // expressed in units of lambda through it, so k means the same at every particle size.
@@ -68,11 +77,16 @@ void PositionBasedFluids::predict(StepContext& ctx, Real dt) {
   const Vec3* x = ctx.particles.vec3(attr::kPosition).data;
   const Vec3* v = ctx.particles.vec3(attr::kVelocity).data;
   Vec4* xp = ctx.particles.vec4(attr_pbf::kPredicted).data;
+  Real* lambdaSum = ctx.particles.real(attr_pbf::kLambdaSum).data;
+  Vec4* contactPush = ctx.particles.vec4(attr_pbf::kContactPush).data;
   ForcesDesc forces = ctx.scene.forces;
   // x and v stay as they are until the velocity update, so this can run again
   parallelFor(
-      ctx.particles.size(),
-      EDDY_KERNEL(Index i) { xp[i] = withW(x[i] + predictedVelocity(forces, v[i], dt) * dt, 0); });
+      ctx.particles.size(), EDDY_KERNEL(Index i) {
+        xp[i] = withW(x[i] + predictedVelocity(forces, v[i], dt) * dt, 0);
+        lambdaSum[i] = 0;
+        contactPush[i] = Vec4{0, 0, 0, -1};
+      });
 }
 
 void PositionBasedFluids::solveDensity(StepContext& ctx, Real dt) {
@@ -146,9 +160,12 @@ void PositionBasedFluids::correctionPass(StepContext& ctx, Real dt) {
   Vec4* xp = p.vec4(attr_pbf::kPredicted).data;
   const Vec4* xl = p.vec4(attr_pbf::kPredictedLambda).data;
   const Vec3* wallPush = p.vec3(attr_pbf::kWallPush).data;
+  Real* lambdaSum = p.real(attr_pbf::kLambdaSum).data;
+  Vec4* contactPush = p.vec4(attr_pbf::kContactPush).data;
   NeighborView nb = ctx.grid.neighbors();
   SphKernels k = ctx.kernels;
   Real scale = ctx.particleMass / ctx.scene.fluid.restDensity;
+  Real invDt2 = 1 / (dt * dt);
   Real scorrK = settings_.scorrK / restGradientSum_, scorrN = settings_.scorrN;
   Real dq = settings_.scorrDq * k.h;
   Real invWdq = Real(1) / k.poly6(dq * dq);
@@ -174,15 +191,46 @@ void PositionBasedFluids::correctionPass(StepContext& ctx, Real dt) {
           Real scorr = -scorrK * scorrPower<ScorrPow>(k.poly6(r2) * invWdq, scorrN);
           sum += k.spikyGradientSquared(d, r2) * (li + other.w + scorr);
         });
-        Vec3 dp = (sum * scale + wallPush[i]) * omega;
         // constraint averaging (Macklin et al. 2014, section 4.2, without its omega): a particle in many
         // constraints takes the mean of their corrections rather than the sum; it only damps
-        if (averaging > 0) dp = dp / fmaxf(averaging * Real(n), Real(1));
+        Vec3 dp = (sum * scale + wallPush[i]) * omega;
+        Real share = omega * invDt2;
+        if (averaging > 0) {
+          Real constraints = fmaxf(averaging * Real(n), Real(1));
+          dp = dp / constraints;
+          share = share / constraints;
+        }
+        lambdaSum[i] += li * share;
         Vec3 xNew = xi + dp;
         // (a mesh's thin cells are left to the last sweep, in the velocity update, from the same start)
-        if (Colliders) projectAll(cs, nc, xNew, x[i], r, time, dt, false);
+        if (Colliders) {
+          Vec3 free = xNew;
+          int by = projectAll(cs, nc, xNew, x[i], r, time, dt, false);
+          if (by >= 0) contactPush[i] = withW(xyz(contactPush[i]) + (xNew - free) * invDt2, Real(by));
+        }
         xp[i] = withW(xNew, 0);
       });
+}
+
+// The corrections as a pressure: a correction dx_i = (m / rho0) sum_j (lambda_i + lambda_j) grad W_ij is
+// what the SPH pressure force -sum_j m (p_i / rho_i^2 + p_j / rho_j^2) grad W_ij moves a particle in dt^2,
+// with p_i = -lambda_i rho_i^2 / (rho0 dt^2), summed over the iterations. A wall pushes with lambda_i only
+// (its faces enter the particle's own constraint), which wallTerms says, so that the force a collider
+// receives (probes/wall_forces.h) is the reaction to the walls' share of the corrections.
+bool PositionBasedFluids::pressures(StepContext& ctx, Real* out) {
+  const Real* rho = ctx.particles.real(attr::kDensity).data;
+  const Real* lambdaSum = ctx.particles.real(attr_pbf::kLambdaSum).data;
+  Real invRho0 = 1 / ctx.scene.fluid.restDensity;
+  parallelFor(
+      ctx.particles.size(), EDDY_KERNEL(Index i) { out[i] = -lambdaSum[i] * rho[i] * rho[i] * invRho0; });
+  return true;
+}
+
+WallTerms PositionBasedFluids::wallTerms(StepContext& ctx) {
+  WallTerms t;
+  t.mirrorsPressure = false;
+  t.contactPush = ctx.particles.vec4(attr_pbf::kContactPush).data;
+  return t;
 }
 
 void PositionBasedFluids::correctPositions(StepContext& ctx, Real dt, bool applyColliders) {
@@ -210,11 +258,15 @@ void PositionBasedFluids::updateVelocities(StepContext& ctx, Real dt) {
   Real cap = settings_.maxVelocityChange;
   Real invDt = Real(1) / dt;
   ForcesDesc forces = ctx.scene.forces;
+  Vec4* contactPush = p.vec4(attr_pbf::kContactPush).data;
+  Real invDt2 = invDt * invDt;
   parallelForBounded<5>(
       p.size(), EDDY_KERNEL(Index i) {
         // the last iteration's collider projection
         Vec3 xNew = xyz(xp[i]);
-        projectAll(cs, nc, xNew, x[i], r, time, dt);
+        Vec3 free = xNew;
+        int by = projectAll(cs, nc, xNew, x[i], r, time, dt);
+        if (by >= 0) contactPush[i] = withW(xyz(contactPush[i]) + (xNew - free) * invDt2, Real(by));
         xp[i] = withW(xNew, 0);
         Vec3 vi = (xNew - x[i]) * invDt;
         Vec3 vPredicted = predictedVelocity(forces, v[i], dt);

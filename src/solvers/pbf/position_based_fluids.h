@@ -19,6 +19,8 @@ class PositionBasedFluids final : public Solver {
   void setup(StepContext& ctx) override;
   void step(StepContext& ctx, Real dt) override;
   int neighborCap() const override { return settings_.maxNeighbors; }
+  bool pressures(StepContext& ctx, Real* out) override;
+  WallTerms wallTerms(StepContext& ctx) override;
 
   // stages of one substep, in order (public so that CUDA lambdas may live in them)
   void predict(StepContext& ctx, Real dt);
