@@ -110,7 +110,12 @@ void RigidBodies::setup(const SimulationDesc& scene, Index particleCapacity) {
   slotOf_ = Buffer<int>(kDevice, slotOf.size());
   slotOf_.upload(slotOf.data(), slotOf.size());
   sums_ = Buffer<double>(kDevice, std::size_t(6) * count_);
-  impulses_ = Buffer<ContactImpulse>(kDevice, mostContacts(count_, colliderCount_));
+  const std::size_t pairs = contactPairs(count_, colliderCount_);
+  sets_ = Buffer<ContactSet>(kDevice, pairs);
+  contacts_ = Buffer<StoredContact>(kDevice, pairs * kContactSlots);
+  impulses_ = Buffer<ContactImpulse>(kDevice, pairs * kContactSlots);
+  touching_ = Buffer<int>(kDevice, pairs);
+  inverseInertia_ = Buffer<Sym3>(kDevice, std::size_t(count_));
   forces_.setup(slotOf, particleCapacity);
 }
 
@@ -126,19 +131,30 @@ void RigidBodies::advance(Measurements& measurements, StepContext& ctx, Solver& 
   if (fluid.pressure) forces_.compute(fluid, sums);
   bool withFluid = fluid.pressure != nullptr;
   RigidBody* bodies = bodies_.data();
+  Sym3* inverseInertia = inverseInertia_.data();
   parallelFor(
       Index(count_), EDDY_KERNEL(Index k) {
         RigidBody& b = bodies[k];
         const double none[6] = {0, 0, 0, 0, 0, 0};
         integrateBody(b, withFluid ? sums + 6 * k : none, dt);
+        // the contacts' passes do not turn the body: this holds for all of them
+        inverseInertia[k] = worldInverseInertia(b);
       });
+  // the contacts, found once for the passes, one thread a candidate pair (sim/body_contact_detection.h)
+  ContactScene scene{bodies, inverseInertia, count_, colliders, colliderCount_, slotOf_.data(), t, dt};
+  const int pairs = int(contactPairs(count_, colliderCount_));
+  ContactSet* sets = sets_.data();
+  StoredContact* contacts = contacts_.data();
+  parallelFor(
+      Index(pairs), EDDY_KERNEL(Index p) { detectPair(scene, int(p), sets, contacts); });
   // the contacts couple the bodies, so one thread resolves them all, in a fixed order
-  const int* slotOf = slotOf_.data();
-  const int count = count_, colliderCount = colliderCount_;
+  ContactBodies solve{bodies, inverseInertia};
+  int* touching = touching_.data();
   ContactImpulse* impulses = impulses_.data();
+  const int count = count_;
   parallelFor(
       Index(1), EDDY_KERNEL(Index) {
-        resolveContacts(bodies, count, colliders, colliderCount, slotOf, impulses, t, dt);
+        solveContacts(solve, sets, contacts, pairs, touching, impulses, dt);
         for (int k = 0; k < count; ++k) placeCollider(bodies[k], colliders[bodies[k].collider], t);
       });
 }
@@ -177,7 +193,8 @@ void RigidBodies::restore(const std::string& bytes, ColliderData* colliders, Rea
 }
 
 std::size_t RigidBodies::bytes() const {
-  return bodies_.bytes() + slotOf_.bytes() + sums_.bytes() + impulses_.bytes() + forces_.bytes();
+  return bodies_.bytes() + slotOf_.bytes() + sums_.bytes() + sets_.bytes() + contacts_.bytes() +
+         impulses_.bytes() + touching_.bytes() + inverseInertia_.bytes() + forces_.bytes();
 }
 
 }  // namespace eddy::EDDY_NS
