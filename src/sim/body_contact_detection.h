@@ -31,7 +31,6 @@ struct BodyContact {
 // no contact: further apart than any margin
 EDDY_HD inline BodyContact noContact() { return {Vec3{}, Vec3{0, 1, 0}, Real(-1e30)}; }
 
-
 // the body's signed distance at world point p (negative inside), *n its outward unit gradient
 EDDY_HD inline Real bodyDistance(const ColliderData& shape, const RigidBody& b, Vec3 p, Vec3* n) {
   Vec3 g;
@@ -243,8 +242,12 @@ EDDY_HD inline Sym3 pointInverseMass(const RigidBody& b, const Sym3& w, Vec3 r) 
   Vec3 ux = cross(r, Vec3{1, 0, 0}), uy = cross(r, Vec3{0, 1, 0}), uz = cross(r, Vec3{0, 0, 1});
   Vec3 wx = w * ux, wy = w * uy, wz = w * uz;
   Real m = 1 / b.mass;
-  return {b.freeLinear.x * m + dot(ux, wx), b.freeLinear.y * m + dot(uy, wy), b.freeLinear.z * m + dot(uz, wz),
-          dot(ux, wy), dot(ux, wz), dot(uy, wz)};
+  return {b.freeLinear.x * m + dot(ux, wx),
+          b.freeLinear.y * m + dot(uy, wy),
+          b.freeLinear.z * m + dot(uz, wz),
+          dot(ux, wy),
+          dot(ux, wz),
+          dot(uy, wz)};
 }
 
 EDDY_HD inline Sym3 operator+(const Sym3& a, const Sym3& b) {
@@ -277,8 +280,8 @@ struct ContactScene {
 
 // writes what set s's k-th contact needs into out; b the other body or null, vb a collider's surface
 // velocity at the point
-EDDY_HD inline void storeContact(const ContactScene& in, const ContactSet& s, const BodyContact& k,
-                                 Vec3 vb, StoredContact& out) {
+EDDY_HD inline void storeContact(const ContactScene& in, const ContactSet& s, const BodyContact& k, Vec3 vb,
+                                 StoredContact& out) {
   const RigidBody& a = in.bodies[s.a];
   out.point = k.point;
   out.normal = k.normal;
@@ -332,7 +335,7 @@ EDDY_HD inline void detectPair(const ContactScene& in, int p, ContactSet* sets, 
     const RigidBody& a = in.bodies[s.a];
     const ColliderData& sa = in.colliders[a.collider];
     s.restingSpeed = 2 * length(a.gravity) * in.dt;  // gravity's over two substeps
-    Real margin = s.restingSpeed * in.dt;             // the widest gap the velocity passes count
+    Real margin = s.restingSpeed * in.dt;            // the widest gap the velocity passes count
     Real reach = boundingRadius(sa) + margin;
     if (other < 6) {
       // a wall further from the centre than the body reaches has no contact
@@ -382,7 +385,8 @@ EDDY_HD inline void detectPair(const ContactScene& in, int p, ContactSet* sets, 
     if (!(length(a.position - b.position) > boundingRadius(sa) + boundingRadius(sb) + margin)) {
       if (sa.kind == ShapeKind::Box && sb.kind == ShapeKind::Box) {
         BoxContacts m = boxContacts(sa, a, sb, b);
-        for (int k = 0; k < m.count; ++k) addContact(in, s, {m.point[k], m.normal, m.depth[k]}, Vec3{}, slots);
+        for (int k = 0; k < m.count; ++k)
+          addContact(in, s, {m.point[k], m.normal, m.depth[k]}, Vec3{}, slots);
         s.deepest = deepestContact(s, slots);
       } else {
         addContact(in, s, sphereContact(sa, a, sb, b), Vec3{}, slots);

@@ -51,7 +51,8 @@ EDDY_HD inline Vec3 relativeVelocity(const ContactBodies& in, const ContactSet& 
 }
 
 // impulse j on a at contact k, -j on b
-EDDY_HD inline void applyImpulse(const ContactBodies& in, const ContactSet& s, const StoredContact& k, Vec3 j) {
+EDDY_HD inline void applyImpulse(const ContactBodies& in, const ContactSet& s, const StoredContact& k,
+                                 Vec3 j) {
   RigidBody& a = in.bodies[s.a];
   a.linearVelocity += masked(j, a.freeLinear) * (1 / a.mass);
   a.angularVelocity += in.inverseInertia[s.a] * cross(k.armA, j);

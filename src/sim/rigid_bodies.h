@@ -15,8 +15,8 @@
 // Contacts (sim/body_contacts.h): after each substep's motion the bodies are kept inside the domain, out
 // of the other colliders (static or moving as the scene prescribes) and out of each other, by impulses
 // with the pair's restitution and Coulomb friction that turn the body too, and by moving overlapping
-// bodies apart; one thread resolves them in a fixed order, so a few bodies pile up and runs repeat to
-// the bit.
+// bodies apart; they are found once a substep, one thread a candidate pair, and one thread resolves them
+// in a fixed order, so a few bodies pile up and runs repeat to the bit.
 #pragma once
 
 #include <eddy/simulation_desc.h>
@@ -130,9 +130,9 @@ class RigidBodies {
   int count_ = 0;
   int colliderCount_ = 0;  // the scene's colliders (the domain's container follows them)
   Buffer<RigidBody> bodies_;
-  Buffer<int> slotOf_;               // per collider (and the domain): its body slot, or -1
-  std::vector<int> hostSlotOf_;      // the same, on the host
-  Buffer<double> sums_;              // six per body: the fluid's force and torque
+  Buffer<int> slotOf_;           // per collider (and the domain): its body slot, or -1
+  std::vector<int> hostSlotOf_;  // the same, on the host
+  Buffer<double> sums_;          // six per body: the fluid's force and torque
   // the substep's contacts (sim/body_contacts.h): per candidate pair its set and its slots of contacts
   // and impulses, and the list of the pairs that have any
   Buffer<ContactSet> sets_;
