@@ -258,10 +258,10 @@ EDDY_HD inline Sym3 operator+(const Sym3& a, const Sym3& b) {
 // point nearest its centre (a box against a box or a wall: at most 8)
 constexpr int kContactSlots = 9;
 
-// the candidate pairs of `bodies` bodies among `colliders` scene colliders: each body against the six
-// walls and each collider, in that order, then the pairs of bodies (i < j)
-inline std::size_t contactPairs(int bodies, int colliders) {
-  return std::size_t(bodies) * (6 + std::size_t(colliders)) + std::size_t(bodies) * (bodies - 1) / 2;
+// the candidate pairs of `bodies` bodies among `obstacles` colliders that are not bodies: each body
+// against the six walls and each obstacle, in that order, then the pairs of bodies (i < j)
+inline std::size_t contactPairs(int bodies, int obstacles) {
+  return std::size_t(bodies) * (6 + std::size_t(obstacles)) + std::size_t(bodies) * (bodies - 1) / 2;
 }
 
 // where pair p's contacts start among the slots
@@ -272,9 +272,9 @@ struct ContactScene {
   const RigidBody* bodies = nullptr;
   const Sym3* inverseInertia = nullptr;
   int count = 0;
-  const ColliderData* colliders = nullptr;  // [0, colliderCount) the scene's
-  int colliderCount = 0;
-  const int* slotOf = nullptr;  // per collider: its body's slot, or -1
+  const ColliderData* colliders = nullptr;
+  const int* obstacles = nullptr;  // the colliders that are not bodies, by index
+  int obstacleCount = 0;
   Real t = 0, dt = 0;
 };
 
@@ -311,6 +311,8 @@ EDDY_HD inline void storeContact(const ContactScene& in, const ContactSet& s, co
 EDDY_HD inline void addContact(const ContactScene& in, ContactSet& s, const BodyContact& k, Vec3 vb,
                                StoredContact* slots) {
   if (!(k.depth > Real(-1e29))) return;
+  // a gap a resting speed closes within the substep counts (respond), one any wider does not
+  if (-k.depth < s.restingSpeed * in.dt) s.pushing |= 1 << s.count;
   storeContact(in, s, k, vb, slots[s.count++]);
 }
 
@@ -327,7 +329,7 @@ EDDY_HD inline int deepestContact(const ContactSet& s, const StoredContact* slot
 EDDY_HD inline void detectPair(const ContactScene& in, int p, ContactSet* sets, StoredContact* contacts) {
   ContactSet s;
   StoredContact* slots = contacts + contactSlot(p);
-  const int perBody = 6 + in.colliderCount;
+  const int perBody = 6 + in.obstacleCount;
   const Real t = in.t;
   if (p < in.count * perBody) {
     s.a = p / perBody;
@@ -348,8 +350,8 @@ EDDY_HD inline void detectPair(const ContactScene& in, int p, ContactSet* sets, 
           addContact(in, s, wallContact(sa, a, k), Vec3{}, slots);
         s.deepest = deepestContact(s, slots);
       }
-    } else if (in.slotOf[other - 6] < 0) {
-      const ColliderData& cs = in.colliders[other - 6];
+    } else {
+      const ColliderData& cs = in.colliders[in.obstacles[other - 6]];
       s.restitution = (sa.restitution + cs.restitution) / 2, s.friction = (a.friction + cs.friction) / 2;
       // nothing of the body comes within reach of a collider further from its centre than that
       if (!(signedDistance(cs, a.position, t, nullptr) > reach)) {

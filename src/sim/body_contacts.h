@@ -116,44 +116,58 @@ EDDY_HD inline Real currentDepth(const ContactBodies& in, const ContactSet& s, c
   return k.offset + dot(k.normal, pb - pa);
 }
 
-// position response at one contact: out of the overlap along the normal, split by inverse mass
-EDDY_HD inline void separate(const ContactBodies& in, const ContactSet& s, const StoredContact& k) {
+// position response at one contact: out of the overlap along the normal, split by inverse mass; true
+// where it moved a body
+EDDY_HD inline bool separate(const ContactBodies& in, const ContactSet& s, const StoredContact& k) {
   Real depth = currentDepth(in, s, k);
-  if (!(depth > 0)) return;
+  if (!(depth > 0)) return false;
   RigidBody& a = in.bodies[s.a];
   RigidBody* b = s.b >= 0 ? &in.bodies[s.b] : nullptr;
   Real wa = inverseMassAlong(a, k.normal), wb = b ? inverseMassAlong(*b, k.normal) : Real(0);
-  if (!(wa + wb > 0)) return;  // held along the normal on both sides
+  if (!(wa + wb > 0)) return false;  // held along the normal on both sides
   Real share = depth / (wa + wb);
   a.position += masked(k.normal, a.freeLinear) * (share / a.mass);
   if (b) b->position -= masked(k.normal, b->freeLinear) * (share / b->mass);
+  return true;
 }
 
 // the velocity passes, then the position passes, over the contacts that detectPair stored for each of the
-// `pairs` candidate pairs, in the pairs' order; touching: room for the list of the pairs with contacts,
-// impulses: one a slot
+// `pairs` candidate pairs, in the pairs' order; lists: room for two lists of pairs, impulses: one a slot.
+// The velocity passes visit only the contacts near enough to count; a position pass that moves nothing
+// leaves the next one nothing to do, so the passes stop there.
 EDDY_HD inline void solveContacts(const ContactBodies& in, const ContactSet* sets,
-                                  const StoredContact* contacts, int pairs, int* touching,
+                                  const StoredContact* contacts, int pairs, int* lists,
                                   ContactImpulse* impulses, Real dt) {
-  int n = 0;
-  for (int p = 0; p < pairs; ++p)
-    if (sets[p].count > 0) touching[n++] = p;
+  // the pairs with contacts, and those with contacts the velocity passes count, each in order (no
+  // branch on the loads, so they need not wait on each other)
+  int* touching = lists;
+  int* pushing = lists + pairs;
+  int n = 0, m = 0;
+  for (int p = 0; p < pairs; ++p) {
+    const ContactSet& s = sets[p];
+    touching[n] = p, pushing[m] = p;
+    n += s.count > 0, m += s.pushing != 0;
+  }
   for (int pass = 0; pass < kVelocityPasses; ++pass)
-    for (int i = 0; i < n; ++i) {
-      const int p = touching[i];
+    for (int i = 0; i < m; ++i) {
+      const int p = pushing[i];
       const ContactSet s = sets[p];
       for (int k = 0; k < s.count; ++k)
-        respond(in, s, contacts[contactSlot(p) + k], impulses[contactSlot(p) + k], pass == 0, dt);
+        if (s.pushing >> k & 1)
+          respond(in, s, contacts[contactSlot(p) + k], impulses[contactSlot(p) + k], pass == 0, dt);
     }
-  for (int pass = 0; pass < kPositionPasses; ++pass)
+  for (int pass = 0; pass < kPositionPasses; ++pass) {
+    bool moved = false;
     for (int i = 0; i < n; ++i) {
       const int p = touching[i];
       const ContactSet s = sets[p];
       if (s.deepest >= 0)
-        separate(in, s, contacts[contactSlot(p) + s.deepest]);
+        moved |= separate(in, s, contacts[contactSlot(p) + s.deepest]);
       else
-        for (int k = 0; k < s.count; ++k) separate(in, s, contacts[contactSlot(p) + k]);
+        for (int k = 0; k < s.count; ++k) moved |= separate(in, s, contacts[contactSlot(p) + k]);
     }
+    if (!moved) break;
+  }
 }
 
 }  // namespace eddy::EDDY_NS

@@ -89,6 +89,7 @@ struct ContactSet {
   int b = -1;  // the other body's slot, or -1
   int count = 0;
   int deepest = -1;  // where the contacts share one normal: the deepest, which alone undoes the overlap
+  int pushing = 0;   // bit k: contact k is near enough for the velocity passes (a speculative gap at most)
   Real restitution = 0, friction = 0;
   Real restingSpeed = 0;  // m/s, below which a contact does not bounce
 };
@@ -130,15 +131,16 @@ class RigidBodies {
   int count_ = 0;
   int colliderCount_ = 0;  // the scene's colliders (the domain's container follows them)
   Buffer<RigidBody> bodies_;
-  Buffer<int> slotOf_;           // per collider (and the domain): its body slot, or -1
+  int obstacleCount_ = 0;
+  Buffer<int> obstacles_;        // the scene's colliders that are not bodies, by index
   std::vector<int> hostSlotOf_;  // the same, on the host
   Buffer<double> sums_;          // six per body: the fluid's force and torque
   // the substep's contacts (sim/body_contacts.h): per candidate pair its set and its slots of contacts
-  // and impulses, and the list of the pairs that have any
+  // and impulses; the lists of the pairs that have any, and of those the velocity passes visit
   Buffer<ContactSet> sets_;
   Buffer<StoredContact> contacts_;
   Buffer<ContactImpulse> impulses_;
-  Buffer<int> touching_;
+  Buffer<int> lists_;
   Buffer<Sym3> inverseInertia_;  // per body, in the world frame at the substep's orientation
   BodyForces forces_;
 };
