@@ -31,7 +31,8 @@
 namespace eddy::EDDY_NS {
 
 // Gauss-Seidel passes a substep: enough for three boxes stacked to rest within 0.2 mm/s of still and
-// 0.01 mm of their heights (tests/test_body_contacts.cpp); each pass visits every contact found once
+// 0.01 mm of their heights (tests/test_body_contacts.cpp); a velocity pass visits every contact found
+// near enough once, a position pass every pair's deepest (or each contact, where their normals differ)
 constexpr int kVelocityPasses = 10;
 constexpr int kPositionPasses = 10;
 
