@@ -1,9 +1,9 @@
 // Contacts of rigid bodies (sim/body_contacts.h): a box comes to rest on an obstacle and slides along it
 // as far as Coulomb friction lets it, a container keeps a body inside, a box dropped on its edge lands on
 // a face, a sliding sphere ends rolling, boxes pile up without passing through each other (boxes of one
-// size too, offset), two spheres bounce off each other with the restitution asked for and keep their
-// momentum, and runs with contacts repeat and resume to the bit. The fluid is a small block held behind a
-// dam, so only gravity and the contacts move the bodies.
+// size too, offset), a sphere rests on a box, two spheres bounce off each other with the restitution
+// asked for and keep their momentum, and runs with contacts repeat and resume to the bit. The fluid is a
+// small block held behind a dam, so only gravity and the contacts move the bodies.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -235,6 +235,41 @@ TEST(BodyContacts, ThreeBoxesDroppedInAColumnPileUp) {
     EXPECT_NEAR(p.center.y, expected[i], 5e-4) << i;
     EXPECT_NEAR(p.center.x, 0.4, 1e-3) << i;
     EXPECT_LT(length(p.linearVelocity), 1e-3) << i;
+  }
+}
+
+// A sphere dropped onto a box lying on the floor comes to rest on the box's top face, 1 cm off its centre:
+// the box's centre at its half height, the sphere's at the box's height plus its radius; and a second run
+// repeats the first to the bit (the contacts are found in parallel, each pair into slots of its own)
+TEST(BodyContacts, ASphereComesToRestOnABoxAndRunsRepeatToTheBit) {
+  const std::string scene = box("[0.4, 0.04, 0.2]", "[0.06, 0.03, 0.06]") +
+                            R"(, {"density": 500, "friction": 0.5, "shape": {"type": "sphere",
+                                  "center": [0.41, 0.15, 0.2], "radius": 0.03}})";
+  auto a = createSimulation(contactScene(scene), Backend::Cpu);
+  auto b = createSimulation(contactScene(scene), Backend::Cpu);
+  for (int f = 0; f < 50; ++f) a->advanceFrame(), b->advanceFrame();
+  const ColliderPose boxPose = a->colliderPose(0), ball = a->colliderPose(1);
+  std::printf(
+      "  box centre %.6f m (expected 0.03), sphere centre %.6f m (expected 0.09) at x %.5f, speeds "
+      "%.2e %.2e m/s\n",
+      double(boxPose.center.y), double(ball.center.y), double(ball.center.x),
+      double(length(boxPose.linearVelocity)), double(length(ball.linearVelocity)));
+  EXPECT_NEAR(boxPose.center.y, 0.03, 1e-4);
+  EXPECT_NEAR(ball.center.y, 0.06 + 0.03, 1e-4);
+  EXPECT_NEAR(ball.center.x, 0.41, 1e-3);  // it neither rolled off nor slid
+  EXPECT_LT(length(boxPose.linearVelocity), 1e-3);
+  EXPECT_LT(length(ball.linearVelocity), 1e-3);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const ColliderPose pa = a->colliderPose(i), pb = b->colliderPose(i);
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_EQ((&pa.center.x)[k], (&pb.center.x)[k]) << i;
+      EXPECT_EQ((&pa.linearVelocity.x)[k], (&pb.linearVelocity.x)[k]) << i;
+      EXPECT_EQ((&pa.angularVelocity.x)[k], (&pb.angularVelocity.x)[k]) << i;
+    }
+    EXPECT_EQ(pa.orientation.w, pb.orientation.w) << i;
+    EXPECT_EQ(pa.orientation.x, pb.orientation.x) << i;
+    EXPECT_EQ(pa.orientation.y, pb.orientation.y) << i;
+    EXPECT_EQ(pa.orientation.z, pb.orientation.z) << i;
   }
 }
 

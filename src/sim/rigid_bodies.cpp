@@ -2,6 +2,7 @@
 
 #include <eddy/error.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "colliders/body_locks.h"
@@ -105,10 +106,20 @@ void RigidBodies::setup(const SimulationDesc& scene, Index particleCapacity) {
   if (count_ == 0) return;
   bodies_ = Buffer<RigidBody>(kDevice, bodies.size());
   bodies_.upload(bodies.data(), bodies.size());
-  slotOf_ = Buffer<int>(kDevice, slotOf.size());
-  slotOf_.upload(slotOf.data(), slotOf.size());
+  // the colliders a body meets that are not bodies themselves, in the scene's order
+  std::vector<int> obstacles;
+  for (int i = 0; i < colliderCount_; ++i)
+    if (slotOf[std::size_t(i)] < 0) obstacles.push_back(i);
+  obstacleCount_ = int(obstacles.size());
+  obstacles_ = Buffer<int>(kDevice, std::max<std::size_t>(obstacles.size(), 1));
+  if (!obstacles.empty()) obstacles_.upload(obstacles.data(), obstacles.size());
   sums_ = Buffer<double>(kDevice, std::size_t(6) * count_);
-  impulses_ = Buffer<ContactImpulse>(kDevice, mostContacts(count_, colliderCount_));
+  const std::size_t pairs = contactPairs(count_, obstacleCount_);
+  sets_ = Buffer<ContactSet>(kDevice, pairs);
+  contacts_ = Buffer<StoredContact>(kDevice, pairs * kContactSlots);
+  impulses_ = Buffer<ContactImpulse>(kDevice, pairs * kContactSlots);
+  lists_ = Buffer<int>(kDevice, 2 * pairs);
+  inverseInertia_ = Buffer<Sym3>(kDevice, std::size_t(count_));
   forces_.setup(slotOf, particleCapacity);
 }
 
@@ -133,19 +144,30 @@ void RigidBodies::advance(Measurements& measurements, StepContext& ctx, Solver& 
     if (withFluid) forces_.compute(fluid, sums);
   }
   RigidBody* bodies = bodies_.data();
+  Sym3* inverseInertia = inverseInertia_.data();
   parallelFor(
       Index(count_), EDDY_KERNEL(Index k) {
         RigidBody& b = bodies[k];
         const double none[6] = {0, 0, 0, 0, 0, 0};
         integrateBody(b, withFluid ? sums + 6 * k : none, dt);
+        // the contacts' passes do not turn the body: this holds for all of them
+        inverseInertia[k] = worldInverseInertia(b);
       });
+  // the contacts, found once for the passes, one thread a candidate pair (sim/body_contact_detection.h)
+  ContactScene scene{bodies, inverseInertia, count_, colliders, obstacles_.data(), obstacleCount_, t, dt};
+  const int pairs = int(contactPairs(count_, obstacleCount_));
+  ContactSet* sets = sets_.data();
+  StoredContact* contacts = contacts_.data();
+  parallelFor(
+      Index(pairs), EDDY_KERNEL(Index p) { detectPair(scene, int(p), sets, contacts); });
   // the contacts couple the bodies, so one thread resolves them all, in a fixed order
-  const int* slotOf = slotOf_.data();
-  const int count = count_, colliderCount = colliderCount_;
+  ContactBodies solve{bodies, inverseInertia};
+  int* lists = lists_.data();
   ContactImpulse* impulses = impulses_.data();
+  const int count = count_;
   parallelFor(
       Index(1), EDDY_KERNEL(Index) {
-        resolveContacts(bodies, count, colliders, colliderCount, slotOf, impulses, t, dt);
+        solveContacts(solve, sets, contacts, pairs, lists, impulses, dt);
         for (int k = 0; k < count; ++k) placeCollider(bodies[k], colliders[bodies[k].collider], t);
       });
 }
@@ -184,7 +206,8 @@ void RigidBodies::restore(const std::string& bytes, ColliderData* colliders, Rea
 }
 
 std::size_t RigidBodies::bytes() const {
-  return bodies_.bytes() + slotOf_.bytes() + sums_.bytes() + impulses_.bytes() + forces_.bytes();
+  return bodies_.bytes() + obstacles_.bytes() + sums_.bytes() + sets_.bytes() + contacts_.bytes() +
+         impulses_.bytes() + lists_.bytes() + inverseInertia_.bytes() + forces_.bytes();
 }
 
 }  // namespace eddy::EDDY_NS

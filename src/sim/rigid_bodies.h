@@ -17,8 +17,8 @@
 // Contacts (sim/body_contacts.h): after each substep's motion the bodies are kept inside the domain, out
 // of the other colliders (static or moving as the scene prescribes) and out of each other, by impulses
 // with the pair's restitution and Coulomb friction that turn the body too, and by moving overlapping
-// bodies apart; one thread resolves them in a fixed order, so a few bodies pile up and runs repeat to
-// the bit.
+// bodies apart; they are found once a substep, one thread a candidate pair, and one thread resolves them
+// in a fixed order, so a few bodies pile up and runs repeat to the bit.
 #pragma once
 
 #include <eddy/simulation_desc.h>
@@ -61,6 +61,41 @@ struct ContactImpulse {
   Vec3 tangent{};   // N s, at most friction x normal long
 };
 
+// a symmetric 3 x 3 matrix: a body's inverse inertia in the world frame, a contact point's inverse mass
+struct Sym3 {
+  Real xx = 0, yy = 0, zz = 0, xy = 0, xz = 0, yz = 0;
+};
+
+EDDY_HD inline Vec3 operator*(const Sym3& m, Vec3 v) {
+  return {m.xx * v.x + m.xy * v.y + m.xz * v.z, m.xy * v.x + m.yy * v.y + m.yz * v.z,
+          m.xz * v.x + m.yz * v.y + m.zz * v.z};
+}
+
+// one contact that a substep's detection found (sim/body_contact_detection.h): body a is pushed along
+// normal, away from the other side, where depth > 0; what the passes need of it is worked out once
+struct StoredContact {
+  Vec3 point{};
+  Vec3 normal{0, 1, 0};
+  Real depth = 0;             // at detection, m; the velocity passes' (they move nothing)
+  Vec3 anchorA{}, anchorB{};  // the point in a's frame, and in b's (the world's for a collider or a wall)
+  Real offset = 0;            // the depth is offset + dot(normal, anchorB - anchorA), both in the world
+  Vec3 armA{}, armB{};        // point - the centres of a and b
+  Vec3 surfaceVelocity{};     // a collider's at the point (zero for a wall or a body)
+  Sym3 inverseMass;           // of the pair at the point: 1 / effective mass along d is d . inverseMass d
+  Real along = 0;             // that along the normal
+};
+
+// a candidate pair's contacts: body a against a domain wall, a collider or body b, in fixed slots
+struct ContactSet {
+  int a = 0;
+  int b = -1;  // the other body's slot, or -1
+  int count = 0;
+  int deepest = -1;  // where the contacts share one normal: the deepest, which alone undoes the overlap
+  int pushing = 0;   // bit k: contact k is near enough for the velocity passes (a speculative gap at most)
+  Real restitution = 0, friction = 0;
+  Real restingSpeed = 0;  // m/s, below which a contact does not bounce
+};
+
 // v's components where mask is 1, zero where it is 0 (a body's locks)
 EDDY_HD inline Vec3 masked(Vec3 v, Vec3 mask) { return {v.x * mask.x, v.y * mask.y, v.z * mask.z}; }
 
@@ -98,10 +133,17 @@ class RigidBodies {
   int count_ = 0;
   int colliderCount_ = 0;  // the scene's colliders (the domain's container follows them)
   Buffer<RigidBody> bodies_;
-  Buffer<int> slotOf_;               // per collider (and the domain): its body slot, or -1
-  std::vector<int> hostSlotOf_;      // the same, on the host
-  Buffer<double> sums_;              // six per body: the fluid's force and torque
-  Buffer<ContactImpulse> impulses_;  // the contacts' impulses within a substep (sim/body_contacts.h)
+  int obstacleCount_ = 0;
+  Buffer<int> obstacles_;        // the scene's colliders that are not bodies, by index
+  std::vector<int> hostSlotOf_;  // the same, on the host
+  Buffer<double> sums_;          // six per body: the fluid's force and torque
+  // the substep's contacts (sim/body_contacts.h): per candidate pair its set and its slots of contacts
+  // and impulses; the lists of the pairs that have any, and of those the velocity passes visit
+  Buffer<ContactSet> sets_;
+  Buffer<StoredContact> contacts_;
+  Buffer<ContactImpulse> impulses_;
+  Buffer<int> lists_;
+  Buffer<Sym3> inverseInertia_;  // per body, in the world frame at the substep's orientation
   BodyForces forces_;
 };
 
