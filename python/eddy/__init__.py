@@ -424,7 +424,7 @@ class Simulation:
     @property
     def force_columns(self):
         """NAME.fx .fy .fz .tx .ty .tz for each collider and the domain (forces.csv's header); empty for
-        solvers without pressure (PBF, MPM)."""
+        MPM, whose forces on bodies come from its grid (collider_pose's fluid_force)."""
         return list(self._sim.force_columns())
 
     def forces(self):

@@ -102,8 +102,8 @@ void BodyForces::compute(const WallForceInputs& in, double* out) {
   Index tiles = (in.count + kTile - 1) / kTile;
   reserve(in.count);  // sized beforehand (RigidBodies::reserve); grows only where that was missed
   // no particles: pass 2 folds empty rows into zeros
-  if (tiles > 0) foldTiles(ParticleShares{WallShares::of(in), colliderOf_.data(), slots_, in.wall.h}, in.count,
-                           tiles);
+  if (tiles > 0)
+    foldTiles(ParticleShares{WallShares::of(in), colliderOf_.data(), slots_, in.wall.h}, in.count, tiles);
   foldPartials(tiles, out);
 }
 

@@ -112,7 +112,7 @@ class MovingLeastSquaresMpm final : public Solver {
   // update itself: a pass of its own over every node cost a sizeable share of a small scene's substep
   Buffer<std::uint32_t> fastestNode_;
   Buffer<Vec4> pushes_;  // per node, where the scene has rigid bodies (NodePushes)
-  Real volume_ = 0;  // V0 = spacing^3
+  Real volume_ = 0;      // V0 = spacing^3
   // The sort moves the particles' attributes into its order only every kMoveEvery substeps; in between,
   // pack reads each particle through the sort's order. A particle moves less than a cell a substep, so the
   // storage stays close to the sorted order and those reads nearly sequential, while the move of every
