@@ -112,8 +112,8 @@ std::vector<Point> sinkingCube(double density, double until) {
 
 // The water slows the cube from a free fall, which reaches the floor at 0.16 s, to the measured landing at
 // 0.36 s. At 0.006 m the simulated cube runs up to 11 mm ahead of the measured one until 0.16 s and falls
-// behind from 0.22 s, 31 mm at 0.32 s (RMS 13.5 mm): at 3.3 spacings across, the wall's reach around the cube
-// makes it larger to the water than it is, and at 0.005 m it misses by 20 mm (docs/validation.md). The bars,
+// behind from 0.22 s, 31 mm at 0.32 s (RMS 13.5 mm): there the water pushes the cube twice as hard as its
+// buoyancy and drag would, and at 0.005 m it misses by 20 mm (docs/validation.md). The bars,
 // 36 mm largest and 20 mm RMS, are met with 5 and 6 mm to spare. They fail by far where the water does not
 // push the cube: a free fall misses by 91 mm (RMS 53 mm), and so does the same run with the fluid's force
 // left out of the body's motion, 81 mm (RMS 51 mm); a cube twice as heavy (4240 kg/m^3, the same run) misses
