@@ -98,7 +98,17 @@ def main(argv):
 
     files = sorted(glob.glob(os.path.join(out, "particles_*.ply")))
     if not files:
-        fail(f"{out}: no particle files (particles_NNNNNN.ply); run with output.particles true")
+        fail(f"{out}: no PLY particle files (particles_NNNNNN.ply); run with output.particles true and "
+             "output.format ply")
+    try:
+        frame = int(os.path.basename(files[-1])[len("particles_"):-len(".ply")])
+    except ValueError:
+        fail(f"{files[-1]}: not named particles_NNNNNN.ply")
+    frame_time = frame / float(scene.get("time", {}).get("fps", 60))
+    if frame_time < start:
+        fail(f"{files[-1]}: the last particle file is of {frame_time:.2f} s, before the bodies' window from "
+             f"{start:.2f} s; the surface must be read when they have settled (output.every a divisor of "
+             "the frames)")
     particles = read_ply(files[-1])
     x, y, z = particles["x"], particles["y"], particles["z"]
     clear = np.ones(len(x), dtype=bool)

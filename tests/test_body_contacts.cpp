@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <string>
 
+#include "sim/body_contact_detection.h"
 #include "test_support.h"
 
 namespace eddy {
@@ -395,6 +396,31 @@ TEST(BodyContacts, LocksThatAreNotLocksAreRefusedByName) {
             R"({"locks": "x", "shape": {"type": "box", "center": [0.3, 0.3, 0.2], "half_extents": [0.05, 0.03, 0.05]}})");
       },
       {"/colliders/0/locks", "only a rigid body"});
+}
+
+// two boxes of one size, one exactly on the other: the clipped face is the whole face, its four corners once
+// each (an edge ending on a side of the other face once counted that corner again, filled the eight places
+// with copies and dropped a real corner)
+TEST(BodyContacts, AlignedBoxesTouchAtTheFourCornersOfTheirFace) {
+  using namespace cpu;
+  ColliderDesc d;
+  d.shape.type = "box";
+  d.shape.halfExtents = {0.05f, 0.05f, 0.05f};
+  ColliderData shape = makeColliderData(d);
+  RigidBody lower, upper;
+  lower.position = {0, 0.05f, 0};
+  upper.position = {0, 0.1499f, 0};  // 0.1 mm into the lower one
+  BoxContacts c = boxContacts(shape, upper, shape, lower);
+  ASSERT_EQ(c.count, 4);
+  for (int sx = -1; sx <= 1; sx += 2)
+    for (int sz = -1; sz <= 1; sz += 2) {
+      int found = 0;
+      for (int k = 0; k < c.count; ++k)
+        if (std::abs(c.point[k].x - 0.05f * sx) < 1e-6f && std::abs(c.point[k].z - 0.05f * sz) < 1e-6f) ++found;
+      EXPECT_EQ(found, 1) << "corner " << sx << ", " << sz;
+    }
+  for (int k = 0; k < c.count; ++k) EXPECT_NEAR(c.depth[k], 1e-4, 1e-6) << k;
+  EXPECT_NEAR(c.normal.y, 1, 1e-6);
 }
 
 }  // namespace

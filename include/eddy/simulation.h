@@ -166,7 +166,7 @@ class Simulation {
   // the probes' samples since the last call, each [time, one value per column], NaN where a probe was not due
   virtual void takeProbeRows(std::vector<std::vector<double>>& rows) = 0;
   // forces.csv: NAME.fx .fy .fz .tx .ty .tz for each collider (unnamed ones "collider<i>", the domain
-  // "domain"); empty where the solver has no pressure (PBF, MPM)
+  // "domain"); empty where the solver has no pressure (MPM)
   virtual std::vector<std::string> forceColumns() const = 0;
   // between frames: the force (N) and torque (N m, about each collider's centre) the fluid puts on each
   // collider now, one value per forceColumns() entry (src/probes/wall_forces.h)

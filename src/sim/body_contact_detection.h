@@ -161,7 +161,9 @@ EDDY_HD inline BoxContacts boxContacts(const ColliderData& sa, const RigidBody& 
       Vec3 p = poly[i], q = poly[(i + 1) % n];
       Real fp = dot(p - refCentre, dir) - reach, fq = dot(q - refCentre, dir) - reach;
       if (fp <= 0 && m < 8) kept[m++] = p;
-      if ((fp < 0) != (fq < 0) && fp != fq && m < 8) kept[m++] = p + (q - p) * (fp / (fp - fq));
+      // a crossing only where the edge changes sides strictly: an end on the side is kept as a corner
+      // already, and adding it again would fill the eight places with copies and drop a real corner
+      if (((fp < 0 && fq > 0) || (fp > 0 && fq < 0)) && m < 8) kept[m++] = p + (q - p) * (fp / (fp - fq));
     }
     n = m;
     for (int i = 0; i < n; ++i) poly[i] = kept[i];

@@ -135,7 +135,7 @@ class RigidBodies {
   Buffer<RigidBody> bodies_;
   int obstacleCount_ = 0;
   Buffer<int> obstacles_;        // the scene's colliders that are not bodies, by index
-  std::vector<int> hostSlotOf_;  // the same, on the host
+  std::vector<int> hostSlotOf_;  // per collider (and the domain): its body slot, or -1
   Buffer<double> sums_;          // six per body: the fluid's force and torque
   // the substep's contacts (sim/body_contacts.h): per candidate pair its set and its slots of contacts
   // and impulses; the lists of the pairs that have any, and of those the velocity passes visit

@@ -102,7 +102,7 @@ class Solver {
   // for every particle
   virtual void densityErrors(StepContext& ctx, Real* out);
   // out[i] = particle i's pressure, Pa, from attr::kDensity as updateDensity or the last substep left it
-  // (probes, wall forces, output); false where the solver has no pressure (PBF)
+  // (probes, wall forces, output); false where the solver has no pressure (MPM)
   virtual bool pressures(StepContext& ctx, Real* out) { return false; }
   // the factor on the kernel gradients of the solver's pressure force, walls included (wall forces)
   virtual Real gradientScale() const { return 1; }
