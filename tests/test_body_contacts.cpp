@@ -416,7 +416,8 @@ TEST(BodyContacts, AlignedBoxesTouchAtTheFourCornersOfTheirFace) {
     for (int sz = -1; sz <= 1; sz += 2) {
       int found = 0;
       for (int k = 0; k < c.count; ++k)
-        if (std::abs(c.point[k].x - 0.05f * sx) < 1e-6f && std::abs(c.point[k].z - 0.05f * sz) < 1e-6f) ++found;
+        if (std::abs(c.point[k].x - 0.05f * sx) < 1e-6f && std::abs(c.point[k].z - 0.05f * sz) < 1e-6f)
+          ++found;
       EXPECT_EQ(found, 1) << "corner " << sx << ", " << sz;
     }
   for (int k = 0; k < c.count; ++k) EXPECT_NEAR(c.depth[k], 1e-4, 1e-6) << k;
