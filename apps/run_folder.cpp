@@ -128,8 +128,8 @@ std::uint64_t bytesOf(const std::string& dir, const std::vector<std::string>& fi
 
 std::uint64_t particleFileBytes(const SceneDesc& scene, std::int64_t n) {
   // the solvers that add a pressure column (encodePly / encodeVtu write one where the simulation has
-  // pressures) and MPM's material index
-  const bool pressure = scene.solver == "wcsph" || scene.solver == "dfsph";
+  // pressures: all but MPM) and MPM's material index
+  const bool pressure = scene.solver != "mpm";
   const bool material = scene.solver == "mpm";
   const std::uint64_t count = std::uint64_t(std::max<std::int64_t>(n, 0));
   const std::uint64_t digits = std::to_string(count).size();

@@ -116,8 +116,9 @@ TEST_F(CliOutput, NewRunReplacesAnEarlierRunsFiles) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("removed"), std::string::npos) << r.out;
   const std::vector<std::string> expected = {
-      "notes.txt",           "particles_000000.ply", "particles_000001.ply", "particles_000002.ply",
-      "particles_final.ply", "profile.json",         "scene.json",           "stats.jsonl"};
+      "forces.csv",           "notes.txt",           "particles_000000.ply", "particles_000001.ply",
+      "particles_000002.ply", "particles_final.ply", "profile.json",         "scene.json",
+      "stats.jsonl"};
   EXPECT_EQ(names(out), expected);
   EXPECT_FALSE(fs::exists(out / "checkpoints"));  // the earlier run's folder, emptied, goes too
   EXPECT_EQ(readText(out / "notes.txt"), "mine");
@@ -217,10 +218,13 @@ TEST_F(CliOutput, ParticleFileWithNonFiniteAttributesIsRefused) {
   const fs::path frame = dir_ / "run" / "particles_000001.ply";
   const std::string good = readText(frame);
   const std::size_t body = good.find("end_header\n") + std::strlen("end_header\n");
+  // four bytes a property (x y z vx vy vz density pressure id under PBF)
+  std::size_t record = 0;
+  for (std::size_t at = good.find("property "); at < body; at = good.find("property ", at + 1)) record += 4;
   for (int column : {3, 6}) {  // vx, density
     std::string bytes = good;
     const float inf = std::numeric_limits<float>::infinity();
-    std::memcpy(bytes.data() + body + 32 * 5 + 4 * column, &inf, sizeof inf);
+    std::memcpy(bytes.data() + body + record * 5 + 4 * column, &inf, sizeof inf);
     const fs::path bad = dir_ / ("bad" + std::to_string(column) + ".ply");
     std::ofstream(bad, std::ios::binary) << bytes;
     try {
