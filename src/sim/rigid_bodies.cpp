@@ -31,8 +31,15 @@ EDDY_HD inline Quat normalized(Quat q) {
 
 // one substep of the body's motion under gravity and the fluid's force and torque (f: six sums)
 EDDY_HD inline void integrateBody(RigidBody& b, const double* f, Real dt) {
-  b.fluidForce = {Real(f[0]), Real(f[1]), Real(f[2])};
-  b.fluidTorque = {Real(f[3]), Real(f[4]), Real(f[5])};
+  Vec3 force{Real(f[0]), Real(f[1]), Real(f[2])}, moment{Real(f[3]), Real(f[4]), Real(f[5])};
+  b.fluidForce = force;
+  b.fluidTorque = moment;
+  if (b.averageFluidLoad) {
+    b.fluidForce = (force + b.lastForce) * Real(0.5);
+    b.fluidTorque = (moment + b.lastTorque) * Real(0.5);
+    b.lastForce = force;
+    b.lastTorque = moment;
+  }
   Vec3 a = b.fluidForce * (1 / b.mass) + b.gravity;
   // the rotation in the body's frame about its principal axes, with the gyroscopic term w x I w
   Quat toLocal = conjugate(b.orientation);
@@ -83,6 +90,7 @@ RigidBody makeRigidBody(const SimulationDesc& scene, std::size_t i) {
   b.domainLo = scene.domain.min;
   b.domainHi = scene.domain.max;
   b.friction = d.friction;
+  b.averageFluidLoad = scene.solver == "pbf";
   b.position = c.center;
   b.orientation = c.orientation;
   b.freeLinear = locks.freeLinear;
