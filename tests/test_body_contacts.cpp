@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <string>
 
+#include "mesh_fixtures.h"
 #include "sim/body_contact_detection.h"
 #include "test_support.h"
 
@@ -422,6 +423,112 @@ TEST(BodyContacts, AlignedBoxesTouchAtTheFourCornersOfTheirFace) {
     }
   for (int k = 0; k < c.count; ++k) EXPECT_NEAR(c.depth[k], 1e-4, 1e-6) << k;
   EXPECT_NEAR(c.normal.y, 1, 1e-6);
+}
+
+// A capsule and a cylinder dropped lying down, and a cylinder standing on a cap, come to rest on the floor
+// where their shapes say: the lying ones with their axes at the radius, level, the standing one at its
+// half height, upright. The capsule rests on its end balls, the lying cylinder on its rims' lowest points
+// (the twelve rim samples alone would leave it on a corner 0.5 mm lower and free to rock)
+TEST(BodyContacts, CapsulesAndCylindersRestOnTheFloorAsTheirShapesSay) {
+  SceneDesc scene = contactScene(
+      R"({"density": 500, "friction": 0.5, "shape": {"type": "capsule", "center": [0.15, 0.15, 0.2],
+          "radius": 0.04, "half_height": 0.08, "rotation": [90, 0, 0]}},
+         {"density": 500, "friction": 0.5, "shape": {"type": "cylinder", "center": [0.35, 0.2, 0.2],
+          "radius": 0.04, "half_height": 0.1, "rotation": [90, 0, 0]}},
+         {"density": 500, "friction": 0.5, "shape": {"type": "cylinder", "center": [0.6, 0.25, 0.2],
+          "radius": 0.05, "half_height": 0.06}})");
+  auto sim = createSimulation(scene, Backend::Cpu);
+  for (int f = 0; f < 75; ++f) sim->advanceFrame();
+  const double rest[3] = {0.04, 0.04, 0.06};
+  const double upright[3] = {0, 0, 1};
+  for (std::size_t b = 0; b < 3; ++b) {
+    ColliderPose p = sim->colliderPose(b);
+    Vec3 axis = rotate(p.orientation, Vec3{0, 1, 0});
+    std::printf("  %s: centre at %.6f m (%.2f expected), axis %.5f %.5f %.5f, speed %.2e m/s\n",
+                scene.colliders[b].shape.type.c_str(), double(p.center.y), rest[b], double(axis.x),
+                double(axis.y), double(axis.z), double(length(p.linearVelocity)));
+    EXPECT_NEAR(p.center.y, rest[b], 1e-4) << b;
+    EXPECT_NEAR(std::fabs(axis.y), upright[b], 1e-4) << b;
+    EXPECT_LT(length(p.linearVelocity), 1e-3) << b;
+  }
+}
+
+// A box made of twelve triangles whose file's origin lies 0.1 m beside it, dropped on its edge, moves as
+// the analytic box dropped the same way 0.35 m further on: the body turns about its centre of mass, not
+// about the mesh's origin, and the pose a run reports is the origin's, which keys the mesh's transform
+// (the mesh turned by 30 degrees about its origin puts its centre 0.0866 m along x and 0.05 m up from it)
+TEST(BodyContacts, AMeshBodyMovesAsTheShapeItIs) {
+  const Vec3 e{0.05f, 0.03f, 0.05f}, aside{0.1f, 0, 0};
+  TriangleMesh mesh = test::boxMesh(e);
+  for (Vec3& v : mesh.vertices) v = v + aside;
+  const std::string file = test::writeTempMesh("eddy_body_box_aside.obj", mesh);
+  SceneDesc scene = contactScene(
+      R"({"density": 500, "friction": 0.5, "shape": {"type": "box",
+                                     "center": [0.2, 0.12, 0.2], "half_extents": [0.05, 0.03, 0.05],
+                                     "rotation": [0, 0, 30]}},
+                                    {"density": 500, "friction": 0.5, "shape": {"type": "mesh", "file": ")" +
+      file + R"(", "translation": [0.4633975, 0.07, 0.2], "rotation": [0, 0, 30], "sdf_resolution": 32}})");
+  auto sim = createSimulation(scene, Backend::Cpu);
+  double apart = 0;
+  for (int f = 0; f < 75; ++f) {
+    sim->advanceFrame();
+    ColliderPose box = sim->colliderPose(0), meshBox = sim->colliderPose(1);
+    Vec3 centre = meshBox.center + rotate(meshBox.orientation, aside);
+    Vec3 d = centre - box.center - Vec3{0.35f, 0, 0};
+    apart = std::max({apart, double(length(d)),
+                      double(length(rotationVector(meshBox.orientation * conjugate(box.orientation))))});
+  }
+  ColliderPose p = sim->colliderPose(1);
+  Vec3 up = rotate(p.orientation, Vec3{0, 1, 0});
+  std::printf(
+      "  largest difference from the analytic box %.2e (m and rad); at rest: up %.5f, lowest corner "
+      "%.6f m\n",
+      apart, double(up.y), lowest({p.center + rotate(p.orientation, aside), p.orientation}, e));
+  EXPECT_LT(apart, 1e-3);
+  EXPECT_GT(std::fabs(up.y), 0.9999);  // flat on a broad face, as the analytic box lands
+  EXPECT_NEAR(lowest({p.center + rotate(p.orientation, aside), p.orientation}, e), 0, 1e-4);
+}
+
+// A plate 0.2 m high hinged along its top edge and let go 5 degrees from hanging swings as the physical
+// pendulum it is: period 2 pi sqrt(I / (m g d)) = 0.7362 s, with I = m ((0.02^2 + 0.1^2) / 3 + 0.1^2)
+// about the edge and d = 0.1 m (0.05 % longer at 5 degrees), its hinge staying where it was
+TEST(BodyContacts, AHingedPlateSwingsAsAPendulum) {
+  SceneDesc scene = contactScene(R"({"density": 500, "hinge_axis": [0, 0, 1], "hinge_point": [0.4, 0.4, 0.2],
+                                     "shape": {"type": "box", "center": [0.4087156, 0.3003805, 0.2],
+                                     "half_extents": [0.02, 0.1, 0.1], "rotation": [0, 0, 5]}})");
+  auto sim = createSimulation(scene, Backend::Cpu);
+  const double frame = 1.0 / scene.time.fps;
+  std::vector<double> crossings;
+  double last = 5, drift = 0, largest = 0;
+  for (int f = 1; f <= 150; ++f) {
+    sim->advanceFrame();
+    ColliderPose p = sim->colliderPose(0);
+    Vec3 down = rotate(p.orientation, Vec3{0, -1, 0});
+    double angle = std::atan2(double(down.x), -double(down.y)) * 180 / 3.14159265358979;
+    Vec3 edge = p.center + rotate(p.orientation, Vec3{0, 0.1f, 0});
+    drift = std::max(drift, double(length(edge - Vec3{0.4f, 0.4f, 0.2f})));
+    largest = std::max(largest, std::fabs(angle));
+    if (last > 0 && angle <= 0) crossings.push_back(frame * (f - angle / (angle - last)));
+    last = angle;
+  }
+  ASSERT_GE(crossings.size(), 3u);
+  double period = (crossings.back() - crossings.front()) / double(crossings.size() - 1);
+  std::printf("  period %.4f s (pendulum 0.7366 s), largest angle %.3f degrees, hinge moved %.2e m\n", period,
+              largest, drift);
+  EXPECT_NEAR(period, 0.7366, 0.005);
+  EXPECT_NEAR(largest, 5, 0.05);  // nothing but the hinge acts: the swing keeps its amplitude
+  EXPECT_LT(drift, 1e-5);
+}
+
+// a hinge is a rigid body's only, and holds what locks would
+TEST(BodyContacts, AHingeIsRefusedWhereItCannotBe) {
+  test::expectInputError([] { contactScene(R"({"hinge_axis": [0, 0, 1], "shape": {"type": "box"}})"); },
+                         {"/colliders/0/hinge_axis", "only a rigid body"});
+  test::expectInputError(
+      [] {
+        contactScene(R"({"density": 500, "locks": "x", "hinge_axis": [0, 0, 1], "shape": {"type": "box"}})");
+      },
+      {"/colliders/0/locks", "a hinge already holds"});
 }
 
 }  // namespace

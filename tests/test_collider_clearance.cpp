@@ -88,7 +88,7 @@ TEST(ColliderClearance, SkipsOnlyCollidersOutOfReach) {
   EXPECT_GT(kept, 1000);
 }
 
-TEST(ColliderClearance, NeverSkipsPlanesMeshesOrContainers) {
+TEST(ColliderClearance, NeverSkipsPlanesOrContainers) {
   ColliderDesc plane;
   plane.shape.type = "plane";
   EXPECT_FALSE(clearOf(makeColliderData(plane), {0, 100, 0}, 0, 0.01f));

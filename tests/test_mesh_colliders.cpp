@@ -168,6 +168,45 @@ TEST(MeshSdf, IcosphereFieldIsTheSphere) {
   EXPECT_LT(worstNormal, 0.01);  // within 8 degrees
 }
 
+// The far-collider early-out (clearOf) skips a mesh, a body's or an obstacle's, only where its distance is
+// at least the reach: points in a shell about the skip threshold (the field box's farthest corner from
+// the origin plus the reach), around a turned, moving icosphere
+TEST(MeshSdf, AMeshIsSkippedOnlyOutOfReach) {
+  TriangleMesh sphere = icosphere(0.1f, 3);
+  MeshSdf sdf;
+  cpu::Primitives prims;
+  MeshSdfSettings settings;
+  settings.resolution = 32;
+  settings.band = 0.03f;
+  sdf.build(sphere, settings, prims);
+  ColliderData c;
+  c.kind = ShapeKind::Mesh;
+  c.field = sdf.view();
+  c.center = {0.3f, -0.2f, 0.5f};
+  c.orientation = quatFromRotationVector({0.3f, 0.5f, -0.2f});
+  c.linearVelocity = {0.5f, 0, -0.2f};
+  c.angularVelocity = {1, 2, 0};
+  c.turned = true;
+  const Real bound = obstacleBound(c), reach = 0.04f, t = 0.3f;
+  ASSERT_GT(bound, 0.1f);
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> unit(-1, 1);
+  int skipped = 0, kept = 0;
+  for (int n = 0; n < 4000; ++n) {
+    Vec3 dir{unit(rng), unit(rng), unit(rng)};
+    if (!(length(dir) > 0.1f)) continue;
+    Vec3 p = colliderCenter(c, t) + dir / length(dir) * ((bound + reach) * (1 + 0.05f * unit(rng)));
+    if (clearOf(c, p, t, reach)) {
+      ++skipped;
+      EXPECT_GE(signedDistance(c, p, t, nullptr), reach);
+    } else {
+      ++kept;
+    }
+  }
+  EXPECT_GT(skipped, 1000);
+  EXPECT_GT(kept, 1000);
+}
+
 // ---------------------------------------------------------------------------------------------------
 // a mesh collider in a scene
 

@@ -14,9 +14,10 @@
 
 namespace eddy {
 
-// a body's columns, each "NAME." and one of these, in this order: its centre (m), its orientation
-// quaternion (local -> world), its linear (m/s) and angular (rad/s) velocity, and the fluid's force (N) and
-// torque about the centre (N m) over the frame's last substep
+// a body's columns, each "NAME." and one of these, in this order: its shape's centre (m; a mesh's origin,
+// which with the orientation keys the mesh's transform), its orientation quaternion (local -> world), that
+// centre's linear velocity (m/s) and the angular velocity (rad/s), and the fluid's force (N) and torque
+// about the centre of mass (N m) over the frame's last substep
 inline constexpr std::array<const char*, 19> kBodyColumns{"x",  "y",  "z",  "qw", "qx", "qy", "qz",
                                                           "vx", "vy", "vz", "wx", "wy", "wz", "fx",
                                                           "fy", "fz", "tx", "ty", "tz"};

@@ -63,7 +63,7 @@ struct ParticleArray {
 
 // where a scene collider is and how it moves at the simulation's current time (Simulation::colliderPose)
 struct ColliderPose {
-  Vec3 center{};           // m: the shape's centre (a plane's point)
+  Vec3 center{};           // m: the shape's centre (a mesh's origin, a plane's point)
   Quat orientation{};      // local -> world
   Vec3 linearVelocity{};   // m/s
   Vec3 angularVelocity{};  // rad/s about the centre (keyframed colliders: the current segment's spin)
@@ -72,7 +72,7 @@ struct ColliderPose {
 // the fluid's push on a rigid body (a collider with a density) over the last substep (Simulation::fluidLoad)
 struct FluidLoad {
   Vec3 force{};   // N
-  Vec3 torque{};  // N m about the body's centre
+  Vec3 torque{};  // N m about the body's centre of mass
 };
 
 class Simulation {

@@ -159,13 +159,17 @@ struct ColliderDesc {
   Real friction = 0.0f;           // "friction": dynamic friction mu_k, >= 0
   Real staticFriction = 0.0f;     // "static_friction": static friction mu_s (PBF position level), >= 0
   // "density": kg/m^3, >= 0; above 0 the collider is a rigid body that gravity pulls and the fluid pushes
-  // (every solver; a box or sphere, neither a container nor keyframed), starting with
-  // linear_velocity and angular_velocity
+  // (every solver; a box, sphere, capsule, cylinder or closed mesh, neither a container nor keyframed),
+  // starting with linear_velocity and angular_velocity
   Real density = 0.0f;
   // "locks": a rigid body's motions that are held, any of "x" "y" "z" (translation along a world axis) and
   // "rx" "ry" "rz" (rotation about one through the centre), separated by spaces or commas: "x z rx ry" lets
   // a body heave and turn about z only, "x y z rx ry" makes a hinge about z. Empty: none
   std::string locks;
+  // "hinge_axis": a rigid body that turns about this world direction only, through "hinge_point" (m, a point
+  // of the axis), as a door or a flap gate does; [0, 0, 0]: no hinge. Not with locks
+  Vec3 hingeAxis{0, 0, 0};
+  Vec3 hingePoint{0, 0, 0};
   // "keyframes": rigid motion through these poses (none, or at least 2): the translation interpolated
   // linearly, the rotation by slerp; the first pose holds before the first time, the last after the last
   std::vector<KeyframeDesc> keyframes;

@@ -364,7 +364,9 @@ EDDY_HD inline Real signedDistance(const ColliderData& c, Vec3 p, Real t, Vec3* 
 // Per-particle loops skip a collider far from the particle without its rotation (a sine and cosine for a
 // spinning one) or distance, exactly as the loop would have: only where the distance is provably >= reach.
 // Only shapes whose distance outside is >= |p - center| - bound (a ball of that radius holds them) take
-// part: obstacle boxes, spheres, capsules, cylinders. Planes, meshes and containers: bound < 0, never.
+// part: obstacle boxes, spheres, capsules, cylinders, and meshes, whose distance beyond their field's box
+// is at least the way to the box less half a shell's thickness (sampleField). Planes and containers:
+// bound < 0, never.
 EDDY_HD inline Real obstacleBound(const ColliderData& c) {
   if (c.container) return Real(-1);
   switch (c.kind) {
@@ -376,6 +378,9 @@ EDDY_HD inline Real obstacleBound(const ColliderData& c) {
       return c.halfHeight + c.radius;
     case ShapeKind::Cylinder:
       return sqrtf(c.radius * c.radius + c.halfHeight * c.halfHeight);
+    case ShapeKind::Mesh:
+      return length(cwiseMax(cwiseAbs(c.field.origin), cwiseAbs(c.field.upper()))) +
+             Real(0.5) * c.field.shell;
     default:
       return Real(-1);
   }

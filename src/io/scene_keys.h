@@ -178,7 +178,7 @@ inline const std::array<Field<FitBox>, 2> kFitBoxFields{{
 }};
 
 // "shape" is read separately and written right after "name"; "keyframes" is read separately and written last
-inline const std::array<Field<ColliderDesc>, 9> kColliderFields{{
+inline const std::array<Field<ColliderDesc>, 11> kColliderFields{{
     {.key = "name", .member = &ColliderDesc::name},
     {.key = "container", .member = &ColliderDesc::container},
     {.key = "linear_velocity", .member = &ColliderDesc::linearVelocity},
@@ -188,6 +188,8 @@ inline const std::array<Field<ColliderDesc>, 9> kColliderFields{{
     {.key = "static_friction", .member = &ColliderDesc::staticFriction, .range = atLeast(0)},
     {.key = "density", .member = &ColliderDesc::density, .range = atLeast(0)},
     {.key = "locks", .member = &ColliderDesc::locks},
+    {.key = "hinge_axis", .member = &ColliderDesc::hingeAxis},
+    {.key = "hinge_point", .member = &ColliderDesc::hingePoint},
 }};
 
 // an element of a collider's "keyframes" list; "time" and "translation" are required (checked by the reader)

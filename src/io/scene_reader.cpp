@@ -451,6 +451,14 @@ class Reader final : public scene_probes::ReaderAccess {
         fail(pointerChild(ptr, "locks"),
              "only a rigid body (a collider with a density) has locks; give it a "
              "density or leave the locks out");
+      const bool hinged = !(c.hingeAxis.x == 0 && c.hingeAxis.y == 0 && c.hingeAxis.z == 0);
+      if (c.density <= 0 && hinged)
+        fail(pointerChild(ptr, "hinge_axis"),
+             "only a rigid body (a collider with a density) turns on a hinge; give it a density or leave "
+             "the hinge out");
+      if (hinged && !c.locks.empty())
+        fail(pointerChild(ptr, "locks"),
+             "a hinge already holds every motion but the turn about its axis; leave the locks out");
       if (c.name.empty()) continue;
       if (std::find(names.begin(), names.end(), c.name) != names.end()) {
         fail(pointerChild(ptr, "name"), "duplicate collider name '" + c.name + "'; names must be unique");
@@ -545,9 +553,14 @@ class Reader final : public scene_probes::ReaderAccess {
   // from its size, moved by the fluid and gravity alone
   void checkRigidBody(const ColliderDesc& c, const std::string& ptr) const {
     const std::string key = pointerChild(ptr, "density");
-    if (c.shape.type != "box" && c.shape.type != "sphere")
-      fail(key, "a rigid body is a box or a sphere, not a " + c.shape.type +
-                    "; use one of those, or density 0 for a collider that moves as the scene prescribes");
+    if (c.shape.type == "plane")
+      fail(key,
+           "a rigid body is a box, sphere, capsule, cylinder or closed mesh, not a plane; use one of "
+           "those, or density 0 for a collider that moves as the scene prescribes");
+    if (c.shape.type == "mesh" && c.shape.thickness > 0)
+      fail(pointerChild(pointerChild(ptr, "shape"), "thickness"),
+           "a rigid body's mesh is solid, its mass that of its closed volume, not a thin shell; remove the "
+           "thickness (the mesh must then be closed) or the density");
     if (c.container) fail(key, "a container cannot be a rigid body; remove \"container\" or the density");
     if (!c.keyframes.empty())
       fail(key, "a rigid body is moved by the fluid and gravity, not by keyframes; remove one of them");

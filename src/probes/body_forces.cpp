@@ -23,20 +23,14 @@ struct RowFold {
   double fold[kLanes];
 };
 
-// whether particle i may be within the wall kernel's reach h of a body: inside the bounding sphere of one,
-// widened by h and 1 % (beyond the rounding of the distances the wall faces are found with). Bodies are boxes
-// and spheres (makeRigidBody); any other shape counts as near.
+// whether particle i may be within the wall kernel's reach h of a body: inside the bounding sphere of one
+// (obstacleBound), widened by h and 1 % (beyond the rounding of the distances the wall faces are found with)
 EDDY_HD inline bool nearAnyBody(const WallShares& each, const int* colliderOf, int slots, Real h, Index i) {
   Vec3 x = each.position[i];
   for (int s = 0; s < slots; ++s) {
     const ColliderData& c = each.colliders[colliderOf[s]];
-    Real bound;
-    if (c.kind == ShapeKind::Box && !c.container)
-      bound = length(c.halfExtents);
-    else if (c.kind == ShapeKind::Sphere && !c.container)
-      bound = c.radius;
-    else
-      return true;
+    Real bound = obstacleBound(c);
+    if (bound < 0) return true;
     Real reach = (bound + h) * Real(1.01);
     if (lengthSquared(x - colliderCenter(c, each.time)) < reach * reach) return true;
   }

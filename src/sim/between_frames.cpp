@@ -12,8 +12,11 @@ ColliderPose colliderPoseAt(const SceneModel& model, const RigidBodies& bodies, 
   if (i + 1 >= model.hostColliders.size())
     throw RuntimeFailure("colliderPose: the scene has no collider " + std::to_string(i));
   if (bodies.isBody(i)) {
+    // the shape's centre (a mesh's origin, which keys the mesh's transform) and its velocity
     RigidBody b = bodies.body(i);
-    return {b.position, b.orientation, b.linearVelocity, b.angularVelocity};
+    const Vec3 origin = shapeOrigin(b);
+    return {origin, b.orientation, b.linearVelocity + cross(b.angularVelocity, origin - b.position),
+            b.angularVelocity};
   }
   ColliderData c = model.hostColliders[i];
   // the device copy's keyframes live in device memory: evaluate the host's copy of them

@@ -1,14 +1,18 @@
 // Detection of the rigid bodies' contacts (sim/body_contacts.h), once a substep, one thread a candidate
 // pair: body against domain wall, body against collider, body against body.
 //
-// Detection samples points and measures them with the other side's signed distance: a box's 8 corners, a
-// sphere's centre (its distance less the radius, with the distance's gradient as the normal, which is
-// exact for a sphere against any convex shape). So that a box's face resting on a smaller collider is not
-// missed, the collider's point nearest the box's centre is measured against the box too. Two boxes (two
-// bodies, or a body and a box collider) touch where boxContacts clips the face of one to the face of the
-// other. The domain's walls are planes that each corner of a box, or a sphere's nearest point, is
-// measured against. Two boxes whose edges cross are seen only through the corners of the clipped face, so
-// crossed edges may sink a little into each other.
+// Detection samples a body at points and measures them with the other side's signed distance: each of the
+// body's samples (colliders/shape_mass.h) is a small sphere, a point for a box's corners, a cylinder's
+// rims and a mesh's spread vertices, the whole ball for a sphere and a capsule's end balls (its distance
+// less the radius, with the distance's gradient as the normal, which is exact for a ball against any
+// convex shape). So that a face resting on a smaller collider is not missed, the collider's point nearest
+// the body's centre is measured against the body too. Two boxes (two bodies, or a body and a box
+// collider) touch where boxContacts clips the face of one to the face of the other; two other bodies
+// where the samples of each meet the other. The domain's walls are planes that each sample's point
+// nearest the wall is measured against, and a cylinder's rims also at their points nearest the wall, so
+// a cylinder rolls on its rims rather than on twelve corners. Two boxes whose edges cross are seen only
+// through the corners of the clipped face, so crossed edges may sink a little into each other; a mesh
+// is seen through its samples, so a sharp edge between two of them may sink into a wall.
 //
 // Each pair writes its contacts into its own slots (kContactSlots from contactSlot), so their order is
 // fixed whatever the threads do; a pair whose bounding spheres (plus the widest gap a contact counts) do
@@ -34,31 +38,29 @@ EDDY_HD inline BodyContact noContact() { return {Vec3{}, Vec3{0, 1, 0}, Real(-1e
 // the body's signed distance at world point p (negative inside), *n its outward unit gradient
 EDDY_HD inline Real bodyDistance(const ColliderData& shape, const RigidBody& b, Vec3 p, Vec3* n) {
   Vec3 g;
-  Real d = shapeDistanceGradient(shape, rotate(conjugate(b.orientation), p - b.position), &g);
+  Real d = shapeDistanceGradient(shape, rotate(conjugate(b.orientation), p - shapeOrigin(b)), &g);
   *n = rotate(b.orientation, g);
   return d;
 }
 
-EDDY_HD inline Vec3 boxCorner(const ColliderData& shape, int k) {
-  Vec3 e = shape.halfExtents;
-  return {k & 1 ? e.x : -e.x, k & 2 ? e.y : -e.y, k & 4 ? e.z : -e.z};
-}
-
+// the world point at `local` in the body's shape frame (from the shape's centre, a mesh's origin)
 EDDY_HD inline Vec3 bodyPoint(const RigidBody& b, Vec3 local) {
-  return b.position + rotate(b.orientation, local);
+  return shapeOrigin(b) + rotate(b.orientation, local);
 }
 
-// radius of the sphere about the centre holding the body
-EDDY_HD inline Real boundingRadius(const ColliderData& shape) {
-  return shape.kind == ShapeKind::Sphere ? shape.radius : length(shape.halfExtents);
+// the point of sample k's ball farthest along the world direction d (unit)
+EDDY_HD inline Vec3 samplePoint(const RigidBody& b, int k, Vec3 d) {
+  return bodyPoint(b, b.samples[k]) + d * b.sampleRadius;
 }
 
-// the farthest point of the body's shape along the world direction d (unit)
-EDDY_HD inline Vec3 supportPoint(const ColliderData& c, const RigidBody& b, Vec3 d) {
-  if (c.kind == ShapeKind::Sphere) return b.position + d * c.radius;
-  Vec3 local = rotate(conjugate(b.orientation), d);
-  Vec3 e = c.halfExtents;
-  return bodyPoint(b, {local.x >= 0 ? e.x : -e.x, local.y >= 0 ? e.y : -e.y, local.z >= 0 ? e.z : -e.z});
+// the point of a cylinder's rim (the cap at side -1 or +1 along its axis) farthest along d (unit); the
+// cap's centre where d is along the axis, for which every rim point is as far
+EDDY_HD inline Vec3 rimPoint(const ColliderData& c, const RigidBody& b, Real side, Vec3 d) {
+  Vec3 axis = rotate(b.orientation, Vec3{0, 1, 0});
+  Vec3 across = d - axis * dot(d, axis);
+  Real l = length(across);
+  Vec3 cap = bodyPoint(b, Vec3{0, side * c.halfHeight, 0});
+  return l > Real(1e-6) ? cap + across * (c.radius / l) : cap;
 }
 
 // a point q of the other side measured against body a: a is pushed out of q's way
@@ -68,19 +70,18 @@ EDDY_HD inline BodyContact pointInA(const ColliderData& shape, const RigidBody& 
   return {q, g * Real(-1), -d};
 }
 
-// how many candidates body a has against the domain's walls: every corner of a box against each wall (a
-// box lying on the floor rests on four), a sphere's point nearest each
-EDDY_HD inline int wallCandidates(const ColliderData& shape) {
-  return shape.kind == ShapeKind::Sphere ? 6 : 48;
+// how many candidates body a has against each of the domain's walls: every sample (a box lying on the
+// floor rests on four corners, a sphere on its ball's lowest point), and a cylinder's two rims
+EDDY_HD inline int wallCandidates(const ColliderData& shape, const RigidBody& a) {
+  return a.sampleCount + (shape.kind == ShapeKind::Cylinder ? 2 : 0);
 }
 
-// candidate k of body a against the domain's walls
-EDDY_HD inline BodyContact wallContact(const ColliderData& shape, const RigidBody& a, int k) {
-  int perWall = shape.kind == ShapeKind::Sphere ? 1 : 8;
-  int wall = k / perWall, axis = wall / 2;
+// candidate k of body a against the domain's wall `wall` (-x, +x, -y, +y, -z, +z)
+EDDY_HD inline BodyContact wallContact(const ColliderData& shape, const RigidBody& a, int wall, int k) {
+  int axis = wall / 2;
   Vec3 out{};
   (&out.x)[axis] = wall % 2 ? Real(1) : Real(-1);
-  Vec3 p = perWall == 1 ? supportPoint(shape, a, out) : bodyPoint(a, boxCorner(shape, k % perWall));
+  Vec3 p = k < a.sampleCount ? samplePoint(a, k, out) : rimPoint(shape, a, k == a.sampleCount ? -1 : 1, out);
   Real at = wall % 2 ? (&a.domainHi.x)[axis] : (&a.domainLo.x)[axis];
   Real depth = wall % 2 ? (&p.x)[axis] - at : at - (&p.x)[axis];
   return {p, out * Real(-1), depth};
@@ -176,7 +177,7 @@ EDDY_HD inline BoxContacts boxContacts(const ColliderData& sa, const RigidBody& 
   return out;
 }
 
-// the contact of body a with body b where one of them is a sphere (two boxes: boxContacts)
+// the contact of body a with body b where one of them is a sphere
 EDDY_HD inline BodyContact sphereContact(const ColliderData& sa, const RigidBody& a, const ColliderData& sb,
                                          const RigidBody& b) {
   Vec3 g;
@@ -188,10 +189,11 @@ EDDY_HD inline BodyContact sphereContact(const ColliderData& sa, const RigidBody
   return {b.position - g * sb.radius, g * Real(-1), -d};
 }
 
-// how many candidates body a has against collider s (a box against a box obstacle: boxContacts)
-EDDY_HD inline int colliderCandidates(const ColliderData& shape, const ColliderData& s) {
+// how many candidates body a has against collider s: its samples, and but for a sphere the obstacle's
+// point nearest its centre (a box against a box obstacle: boxContacts)
+EDDY_HD inline int colliderCandidates(const ColliderData& shape, const RigidBody& a, const ColliderData& s) {
   if (shape.kind == ShapeKind::Sphere) return 1;
-  return s.container ? 8 : 9;
+  return a.sampleCount + (s.container ? 0 : 1);
 }
 
 // candidate k of body a against collider s at time t (normal: toward s's fluid side, out of an obstacle,
@@ -199,16 +201,12 @@ EDDY_HD inline int colliderCandidates(const ColliderData& shape, const ColliderD
 EDDY_HD inline BodyContact colliderContact(const ColliderData& shape, const RigidBody& a,
                                            const ColliderData& s, Real t, int k) {
   Vec3 n;
-  if (shape.kind == ShapeKind::Sphere) {
-    Real phi = signedDistance(s, a.position, t, &n);
-    return {a.position - n * shape.radius, n, shape.radius - phi};
-  }
-  if (k < 8) {
-    Vec3 p = bodyPoint(a, boxCorner(shape, k));
+  if (k < a.sampleCount) {
+    Vec3 p = bodyPoint(a, a.samples[k]);
     Real phi = signedDistance(s, p, t, &n);
-    return {p, n, -phi};
+    return {p - n * a.sampleRadius, n, a.sampleRadius - phi};
   }
-  if (k == 8) {
+  if (k == a.sampleCount) {
     // the obstacle's point nearest the centre (none where the centre is inside it)
     Real phi = signedDistance(s, a.position, t, &n);
     if (!(phi > 0)) return noContact();
@@ -217,12 +215,12 @@ EDDY_HD inline BodyContact colliderContact(const ColliderData& shape, const Rigi
   return noContact();
 }
 
-// P I^-1 P v in the world frame, from the principal moments and the orientation, P the rotations the
-// body's locks leave free (exact for a body free to turn, or held to turn about one of its principal axes)
+// P I^-1 P v in the world frame, from the principal moments and their axes, P the rotations the body's
+// locks leave free (exact for a body free to turn, or held to turn about one of its principal axes)
 EDDY_HD inline Vec3 inverseInertiaTimes(const RigidBody& b, Vec3 v) {
-  Vec3 l = rotate(conjugate(b.orientation), masked(v, b.freeAngular));
-  return masked(rotate(b.orientation, Vec3{l.x / b.inertia.x, l.y / b.inertia.y, l.z / b.inertia.z}),
-                b.freeAngular);
+  Quat axes = b.orientation * b.principal;
+  Vec3 l = rotate(conjugate(axes), masked(v, b.freeAngular));
+  return masked(rotate(axes, Vec3{l.x / b.inertia.x, l.y / b.inertia.y, l.z / b.inertia.z}), b.freeAngular);
 }
 
 // 1 / mass along the unit direction d, what the locks let move
@@ -241,6 +239,13 @@ EDDY_HD inline Sym3 worldInverseInertia(const RigidBody& b) {
 // velocity by K j, K = (free linear axes) / m - [r]x W [r]x (Mirtich 1996); d . K d is 1 / the effective
 // mass along the unit direction d
 EDDY_HD inline Sym3 pointInverseMass(const RigidBody& b, const Sym3& w, Vec3 r) {
+  if (b.hinged) {
+    // an impulse j turns it by (u . j) / I about the axis a, u = a x s with s from the pivot to the point,
+    // which moves the point along u: K = u u^T / I
+    Vec3 u = cross(b.hingeAxis, r + b.position - b.pivot);
+    Real k = 1 / hingeInertia(b);
+    return {u.x * u.x * k, u.y * u.y * k, u.z * u.z * k, u.x * u.y * k, u.x * u.z * k, u.y * u.z * k};
+  }
   Vec3 ux = cross(r, Vec3{1, 0, 0}), uy = cross(r, Vec3{0, 1, 0}), uz = cross(r, Vec3{0, 0, 1});
   Vec3 wx = w * ux, wy = w * uy, wz = w * uz;
   Real m = 1 / b.mass;
@@ -256,9 +261,25 @@ EDDY_HD inline Sym3 operator+(const Sym3& a, const Sym3& b) {
   return {a.xx + b.xx, a.yy + b.yy, a.zz + b.zz, a.xy + b.xy, a.xz + b.xz, a.yz + b.yz};
 }
 
-// the most contacts one candidate pair has: a box against a collider, its corners and the collider's
-// point nearest its centre (a box against a box or a wall: at most 8)
-constexpr int kContactSlots = 9;
+// the most contacts one candidate pair keeps: a cylinder's against a wall, its rims' samples and their
+// points nearest the wall; a pair with more candidates (two meshes, each's samples in the other) keeps the
+// deepest
+constexpr int kContactSlots = kBodySamples + 2;
+
+// candidate k of two bodies that are neither two boxes nor a sphere: a's samples measured against b, then
+// b's against a
+EDDY_HD inline BodyContact sampledPairContact(const ColliderData& sa, const RigidBody& a,
+                                              const ColliderData& sb, const RigidBody& b, int k) {
+  Vec3 g;
+  if (k < a.sampleCount) {
+    Vec3 p = bodyPoint(a, a.samples[k]);
+    Real d = bodyDistance(sb, b, p, &g);
+    return {p - g * a.sampleRadius, g, a.sampleRadius - d};
+  }
+  Vec3 q = bodyPoint(b, b.samples[k - a.sampleCount]);
+  Real d = bodyDistance(sa, a, q, &g);
+  return {q + g * b.sampleRadius, g * Real(-1), b.sampleRadius - d};
+}
 
 // the candidate pairs of `bodies` bodies among `obstacles` colliders that are not bodies: each body
 // against the six walls and each obstacle, in that order, then the pairs of bodies (i < j)
@@ -309,13 +330,24 @@ EDDY_HD inline void storeContact(const ContactScene& in, const ContactSet& s, co
   out.along = dot(k.normal, inverseMass * k.normal);
 }
 
-// set s takes contact k unless it is none at all
+// set s takes contact k unless it is none at all; a full set swaps it for its shallowest contact where k
+// is deeper
 EDDY_HD inline void addContact(const ContactScene& in, ContactSet& s, const BodyContact& k, Vec3 vb,
                                StoredContact* slots) {
   if (!(k.depth > Real(-1e29))) return;
+  int slot = s.count;
+  if (slot == kContactSlots) {
+    slot = 0;
+    for (int j = 1; j < kContactSlots; ++j)
+      if (slots[j].depth < slots[slot].depth) slot = j;
+    if (!(k.depth > slots[slot].depth)) return;
+    s.pushing &= ~(1 << slot);
+  } else {
+    ++s.count;
+  }
   // a gap a resting speed closes within the substep counts (respond), one any wider does not
-  if (-k.depth < s.restingSpeed * in.dt) s.pushing |= 1 << s.count;
-  storeContact(in, s, k, vb, slots[s.count++]);
+  if (-k.depth < s.restingSpeed * in.dt) s.pushing |= 1 << slot;
+  storeContact(in, s, k, vb, slots[slot]);
 }
 
 // the deepest of the set's contacts (the first of equals): where they share one normal, moving the bodies
@@ -340,16 +372,16 @@ EDDY_HD inline void detectPair(const ContactScene& in, int p, ContactSet* sets, 
     const ColliderData& sa = in.colliders[a.collider];
     s.restingSpeed = 2 * length(a.gravity) * in.dt;  // gravity's over two substeps
     Real margin = s.restingSpeed * in.dt;            // the widest gap the velocity passes count
-    Real reach = boundingRadius(sa) + margin;
+    Real reach = a.reach + margin;
     if (other < 6) {
       // a wall further from the centre than the body reaches has no contact
       s.restitution = sa.restitution, s.friction = a.friction;
-      int axis = other / 2, perWall = wallCandidates(sa) / 6;
+      int axis = other / 2;
       Real gap = other % 2 ? (&a.domainHi.x)[axis] - (&a.position.x)[axis]
                            : (&a.position.x)[axis] - (&a.domainLo.x)[axis];
       if (!(gap > reach)) {
-        for (int k = other * perWall; k < (other + 1) * perWall; ++k)
-          addContact(in, s, wallContact(sa, a, k), Vec3{}, slots);
+        for (int k = 0, n = wallCandidates(sa, a); k < n; ++k)
+          addContact(in, s, wallContact(sa, a, other, k), Vec3{}, slots);
         s.deepest = deepestContact(s, slots);
       }
     } else {
@@ -369,7 +401,7 @@ EDDY_HD inline void detectPair(const ContactScene& in, int p, ContactSet* sets, 
           }
           s.deepest = deepestContact(s, slots);
         } else {
-          for (int k = 0, n = colliderCandidates(sa, cs); k < n; ++k) {
+          for (int k = 0, n = colliderCandidates(sa, a, cs); k < n; ++k) {
             BodyContact c = colliderContact(sa, a, cs, t, k);
             addContact(in, s, c, colliderVelocityAt(cs, c.point, t), slots);
           }
@@ -386,14 +418,17 @@ EDDY_HD inline void detectPair(const ContactScene& in, int p, ContactSet* sets, 
     s.restitution = (sa.restitution + sb.restitution) / 2, s.friction = (a.friction + b.friction) / 2;
     s.restingSpeed = 2 * length(a.gravity) * in.dt;
     Real margin = s.restingSpeed * in.dt;
-    if (!(length(a.position - b.position) > boundingRadius(sa) + boundingRadius(sb) + margin)) {
+    if (!(length(a.position - b.position) > a.reach + b.reach + margin)) {
       if (sa.kind == ShapeKind::Box && sb.kind == ShapeKind::Box) {
         BoxContacts m = boxContacts(sa, a, sb, b);
         for (int k = 0; k < m.count; ++k)
           addContact(in, s, {m.point[k], m.normal, m.depth[k]}, Vec3{}, slots);
         s.deepest = deepestContact(s, slots);
-      } else {
+      } else if (sa.kind == ShapeKind::Sphere || sb.kind == ShapeKind::Sphere) {
         addContact(in, s, sphereContact(sa, a, sb, b), Vec3{}, slots);
+      } else {
+        for (int k = 0, n = a.sampleCount + b.sampleCount; k < n; ++k)
+          addContact(in, s, sampledPairContact(sa, a, sb, b, k), Vec3{}, slots);
       }
     }
   }

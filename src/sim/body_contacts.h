@@ -51,16 +51,23 @@ EDDY_HD inline Vec3 relativeVelocity(const ContactBodies& in, const ContactSet& 
   return v - (b.linearVelocity + cross(b.angularVelocity, k.armB));
 }
 
+// impulse j on body b at the arm r from its centre of mass: a hinged body only turns about its axis, by
+// the impulse's moment about it over its moment of inertia there
+EDDY_HD inline void impulseOn(RigidBody& b, const Sym3& inverseInertia, Vec3 r, Vec3 j) {
+  if (b.hinged) {
+    Real moment = dot(cross(r + b.position - b.pivot, j), b.hingeAxis);
+    spinAboutHinge(b, dot(b.angularVelocity, b.hingeAxis) + moment / hingeInertia(b));
+    return;
+  }
+  b.linearVelocity += masked(j, b.freeLinear) * (1 / b.mass);
+  b.angularVelocity += inverseInertia * cross(r, j);
+}
+
 // impulse j on a at contact k, -j on b
 EDDY_HD inline void applyImpulse(const ContactBodies& in, const ContactSet& s, const StoredContact& k,
                                  Vec3 j) {
-  RigidBody& a = in.bodies[s.a];
-  a.linearVelocity += masked(j, a.freeLinear) * (1 / a.mass);
-  a.angularVelocity += in.inverseInertia[s.a] * cross(k.armA, j);
-  if (s.b < 0) return;
-  RigidBody& b = in.bodies[s.b];
-  b.linearVelocity -= masked(j, b.freeLinear) * (1 / b.mass);
-  b.angularVelocity -= in.inverseInertia[s.b] * cross(k.armB, j);
+  impulseOn(in.bodies[s.a], in.inverseInertia[s.a], k.armA, j);
+  if (s.b >= 0) impulseOn(in.bodies[s.b], in.inverseInertia[s.b], k.armB, j * Real(-1));
 }
 
 // velocity response at one contact, as sequential impulses (Catto, "Iterative dynamics with temporal
@@ -117,6 +124,24 @@ EDDY_HD inline Real currentDepth(const ContactBodies& in, const ContactSet& s, c
   return k.offset + dot(k.normal, pb - pa);
 }
 
+// How far a body moves per unit of "share" to undo an overlap along n (unit) at the point anchored at
+// `anchor` (its frame): a free body moves along n by share / m, all of it at the point (so its weight
+// there is 1 / m, what the locks let move); a hinged one turns by share (u . n) / I about its axis, u = a x
+// s, which moves the point along n by share (u . n)^2 / I.
+EDDY_HD inline Real separationWeight(const RigidBody& b, Vec3 anchor, Vec3 n) {
+  if (!b.hinged) return inverseMassAlong(b, n);
+  Real un = dot(cross(b.hingeAxis, b.position + rotate(b.orientation, anchor) - b.pivot), n);
+  return un * un / hingeInertia(b);
+}
+EDDY_HD inline void moveApart(RigidBody& b, Vec3 anchor, Vec3 n, Real share) {
+  if (!b.hinged) {
+    b.position += masked(n, b.freeLinear) * (share / b.mass);
+    return;
+  }
+  Real un = dot(cross(b.hingeAxis, b.position + rotate(b.orientation, anchor) - b.pivot), n);
+  turnAboutHinge(b, share * un / hingeInertia(b));
+}
+
 // position response at one contact: out of the overlap along the normal, split by inverse mass; true
 // where it moved a body
 EDDY_HD inline bool separate(const ContactBodies& in, const ContactSet& s, const StoredContact& k) {
@@ -124,11 +149,12 @@ EDDY_HD inline bool separate(const ContactBodies& in, const ContactSet& s, const
   if (!(depth > 0)) return false;
   RigidBody& a = in.bodies[s.a];
   RigidBody* b = s.b >= 0 ? &in.bodies[s.b] : nullptr;
-  Real wa = inverseMassAlong(a, k.normal), wb = b ? inverseMassAlong(*b, k.normal) : Real(0);
+  Real wa = separationWeight(a, k.anchorA, k.normal);
+  Real wb = b ? separationWeight(*b, k.anchorB, k.normal * Real(-1)) : Real(0);
   if (!(wa + wb > 0)) return false;  // held along the normal on both sides
   Real share = depth / (wa + wb);
-  a.position += masked(k.normal, a.freeLinear) * (share / a.mass);
-  if (b) b->position -= masked(k.normal, b->freeLinear) * (share / b->mass);
+  moveApart(a, k.anchorA, k.normal, share);
+  if (b) moveApart(*b, k.anchorB, k.normal * Real(-1), share);
   return true;
 }
 

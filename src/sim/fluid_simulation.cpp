@@ -45,7 +45,8 @@ FluidSimulation::FluidSimulation(std::shared_ptr<const SceneDesc> scene, const S
   grid_.setBarriers({model_.barriers.data(), model_.barriers.size()});
   measurements_ = std::make_unique<Measurements>(scene_, ctx, *solver_);
   // the bodies' force sums run over the particles or, for a grid solver, over its nodes
-  bodies_.setup(scene_, std::max(particles_.capacity(), solver_->nodePushes(ctx).count()));
+  bodies_.setup(scene_, model_.hostColliders, model_.shapeMasses,
+                std::max(particles_.capacity(), solver_->nodePushes(ctx).count()));
 }
 
 StepContext FluidSimulation::context() {

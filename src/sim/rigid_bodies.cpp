@@ -12,14 +12,14 @@ namespace eddy::EDDY_NS {
 
 namespace {
 
-constexpr Real kPi = Real(3.14159265358979323846);
-
 // the pose and motion a collider needs so that colliderCenter and colliderOrientation give the body's at
-// time t, moving on with its current velocities
+// time t, moving on with its current velocities: the shape's centre moves with the velocity the body's
+// turn about its centre of mass gives it there (colliderVelocityAt then gives every point's)
 EDDY_HD inline void placeCollider(const RigidBody& b, ColliderData& c, Real t) {
-  c.center = b.position - b.linearVelocity * t;
+  const Vec3 origin = shapeOrigin(b);
+  c.linearVelocity = b.linearVelocity + cross(b.angularVelocity, origin - b.position);
+  c.center = origin - c.linearVelocity * t;
   c.orientation = conjugate(quatFromRotationVector(b.angularVelocity * t)) * b.orientation;
-  c.linearVelocity = b.linearVelocity;
   c.angularVelocity = b.angularVelocity;
   c.turned = true;
 }
@@ -40,14 +40,25 @@ EDDY_HD inline void integrateBody(RigidBody& b, const double* f, Real dt) {
     b.lastForce = force;
     b.lastTorque = moment;
   }
+  // the force sums' torque is about the shape's centre: about the centre of mass instead
+  b.fluidTorque += cross(shapeOrigin(b) - b.position, b.fluidForce);
+  if (b.hinged) {
+    // one degree of freedom: the torque about the axis through the pivot turns it
+    Vec3 force = b.fluidForce + b.gravity * b.mass;
+    Real moment = dot(b.fluidTorque + cross(b.position - b.pivot, force), b.hingeAxis);
+    Real w = dot(b.angularVelocity, b.hingeAxis) + moment / hingeInertia(b) * dt;
+    turnAboutHinge(b, w * dt);
+    spinAboutHinge(b, w);
+    return;
+  }
   Vec3 a = b.fluidForce * (1 / b.mass) + b.gravity;
   // the rotation in the body's frame about its principal axes, with the gyroscopic term w x I w
-  Quat toLocal = conjugate(b.orientation);
+  Quat toLocal = conjugate(b.orientation * b.principal);
   Vec3 w = rotate(toLocal, b.angularVelocity);
   Vec3 iw{b.inertia.x * w.x, b.inertia.y * w.y, b.inertia.z * w.z};
   Vec3 torque = rotate(toLocal, b.fluidTorque) - cross(w, iw);
-  Vec3 alpha =
-      rotate(b.orientation, Vec3{torque.x / b.inertia.x, torque.y / b.inertia.y, torque.z / b.inertia.z});
+  Vec3 alpha = rotate(b.orientation * b.principal,
+                      Vec3{torque.x / b.inertia.x, torque.y / b.inertia.y, torque.z / b.inertia.z});
   // semi-implicit Euler: the velocities first (less what the locks hold), the pose with the new ones
   b.linearVelocity = masked(b.linearVelocity + a * dt, b.freeLinear);
   b.angularVelocity = masked(b.angularVelocity + alpha * dt, b.freeAngular);
@@ -57,56 +68,65 @@ EDDY_HD inline void integrateBody(RigidBody& b, const double* f, Real dt) {
 
 }  // namespace
 
-RigidBody makeRigidBody(const SimulationDesc& scene, std::size_t i) {
+RigidBody makeRigidBody(const SimulationDesc& scene, std::size_t i, const ColliderData& c,
+                        const ShapeMass& m) {
   const ColliderDesc& d = scene.colliders[i];
   // the scene reader refuses these already; a scene made in code meets them here
   const std::string key = scene.sourcePath + ": /colliders/" + std::to_string(i) + "/density: ";
-  if (d.shape.type != "box" && d.shape.type != "sphere")
-    throw InputError(key + "a rigid body is a box or a sphere, not a " + d.shape.type);
+  if (d.shape.type == "plane")
+    throw InputError(key + "a rigid body is a box, sphere, capsule, cylinder or closed mesh, not a plane");
   if (d.container || !d.keyframes.empty())
     throw InputError(key + "a rigid body is neither a container nor keyframed");
+  if (!(m.volume > 0) || m.samples.empty() || m.samples.size() > std::size_t(kBodySamples))
+    throw InputError(key + "the shape encloses no volume, so it has no mass");
   BodyLocks locks;
   std::string bad;
   if (!parseBodyLocks(d.locks, locks, bad))
     throw InputError(scene.sourcePath + ": /colliders/" + std::to_string(i) + "/locks: " + bad +
                      "; the locks are x y z rx ry rz");
-  ColliderData c = makeColliderData(d);
   RigidBody b;
   b.collider = int(i);
-  Real volume = 0;
-  Vec3 unitInertia{};  // per kilogram
-  if (c.kind == ShapeKind::Box) {
-    Vec3 e = c.halfExtents;
-    volume = 8 * e.x * e.y * e.z;
-    unitInertia = Vec3{e.y * e.y + e.z * e.z, e.x * e.x + e.z * e.z, e.x * e.x + e.y * e.y} * (Real(1) / 3);
-  } else if (c.kind == ShapeKind::Sphere) {
-    volume = Real(4) / 3 * kPi * c.radius * c.radius * c.radius;
-    Real k = Real(2) / 5 * c.radius * c.radius;
-    unitInertia = {k, k, k};
-  }
-  b.mass = d.density * volume;
-  b.inertia = unitInertia * b.mass;
+  b.mass = Real(d.density * m.volume);
+  b.inertia = m.moments * d.density;
+  b.principal = m.principal;
+  b.centreOfMass = m.centre;
+  b.reach = m.reach;
+  b.sampleCount = int(m.samples.size());
+  b.sampleRadius = m.sampleRadius;
+  for (int k = 0; k < b.sampleCount; ++k) b.samples[k] = m.samples[std::size_t(k)];
   b.gravity = scene.forces.gravity;
   b.domainLo = scene.domain.min;
   b.domainHi = scene.domain.max;
   b.friction = d.friction;
   b.averageFluidLoad = scene.solver == "pbf";
-  b.position = c.center;
   b.orientation = c.orientation;
+  b.position = c.center + rotate(c.orientation, m.centre);
   b.freeLinear = locks.freeLinear;
   b.freeAngular = locks.freeAngular;
   b.linearVelocity = masked(d.linearVelocity, b.freeLinear);
   b.angularVelocity = masked(d.angularVelocity, b.freeAngular);
+  const Real axis = length(d.hingeAxis);
+  if (axis > 0) {
+    if (!d.locks.empty())
+      throw InputError(scene.sourcePath + ": /colliders/" + std::to_string(i) +
+                       "/locks: a hinge already holds every motion but the turn about its axis");
+    b.hinged = true;
+    b.hingeAxis = d.hingeAxis / axis;
+    b.pivot = d.hingePoint;
+    // it starts turning about the axis at the spin given along it
+    spinAboutHinge(b, dot(d.angularVelocity, b.hingeAxis));
+  }
   return b;
 }
 
-void RigidBodies::setup(const SimulationDesc& scene, Index particleCapacity) {
+void RigidBodies::setup(const SimulationDesc& scene, const std::vector<ColliderData>& colliders,
+                        const std::vector<ShapeMass>& masses, Index particleCapacity) {
   std::vector<RigidBody> bodies;
   std::vector<int> slotOf(scene.colliders.size() + 1, -1);  // the domain last, never a body
   for (std::size_t i = 0; i < scene.colliders.size(); ++i)
     if (scene.colliders[i].density > 0) {
       slotOf[i] = int(bodies.size());
-      bodies.push_back(makeRigidBody(scene, i));
+      bodies.push_back(makeRigidBody(scene, i, colliders[i], masses[i]));
     }
   count_ = int(bodies.size());
   colliderCount_ = int(scene.colliders.size());

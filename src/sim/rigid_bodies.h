@@ -32,6 +32,7 @@
 
 #include "backend/primitives.h"
 #include "colliders/collider.h"
+#include "colliders/shape_mass.h"
 #include "core/buffer.h"
 #include "probes/body_forces.h"
 #include "sim/measurements.h"
@@ -39,19 +40,32 @@
 
 namespace eddy::EDDY_NS {
 
+// the most points a body's contacts are sampled at (colliders/shape_mass.h)
+inline constexpr int kBodySamples = 12;
+
 // what a body is made of (constant) and how it moves (state), one element a body on the device
 struct RigidBody {
-  int collider = 0;  // index among the scene's colliders
-  Real mass = 0;     // kg
-  Vec3 inertia{};    // principal moments about the centre, in the shape's frame, kg m^2
-  Vec3 gravity{};    // m/s^2
+  int collider = 0;     // index among the scene's colliders
+  Real mass = 0;        // kg
+  Vec3 inertia{};       // principal moments about the centre of mass, kg m^2
+  Quat principal{};     // their axes' frame -> the shape's frame (a mesh's; the identity for the others)
+  Vec3 centreOfMass{};  // in the shape's frame, from its centre (a mesh's origin; zero for the others)
+  Real reach = 0;       // the farthest point of the body from its centre of mass, m
+  // the points its contacts are sampled at, in the shape's frame: spheres of sampleRadius about them
+  int sampleCount = 0;
+  Real sampleRadius = 0;
+  Vec3 samples[kBodySamples];
+  Vec3 gravity{};  // m/s^2
   Vec3 domainLo{}, domainHi{};
   Real friction = 0;
   // the collider's "locks" (colliders/body_locks.h): 1 where the body may move along / turn about a world
   // axis, 0 where it is held; its velocities and every impulse on it are multiplied by them
   Vec3 freeLinear{1, 1, 1}, freeAngular{1, 1, 1};
+  // a hinge (the collider's "hinge_axis"): the body turns about this fixed world axis through pivot only
+  bool hinged = false;
+  Vec3 pivot{}, hingeAxis{};  // m; unit
   // state
-  Vec3 position{};                           // centre of mass (the shape's centre), m
+  Vec3 position{};                           // centre of mass, m
   Quat orientation{};                        // local -> world
   Vec3 linearVelocity{}, angularVelocity{};  // m/s, rad/s (world)
   Vec3 fluidForce{}, fluidTorque{};          // what moved it over the last substep, N, N m about the centre
@@ -107,14 +121,47 @@ struct ContactSet {
 // v's components where mask is 1, zero where it is 0 (a body's locks)
 EDDY_HD inline Vec3 masked(Vec3 v, Vec3 mask) { return {v.x * mask.x, v.y * mask.y, v.z * mask.z}; }
 
-// mass, centre and inertia of a collider of uniform density; throws InputError (naming the key) for a
-// shape that cannot be a body
-RigidBody makeRigidBody(const SimulationDesc& scene, std::size_t collider);
+// where the shape's centre (a mesh's origin) is, in the world
+EDDY_HD inline Vec3 shapeOrigin(const RigidBody& b) {
+  return b.position - rotate(b.orientation, b.centreOfMass);
+}
+
+// A hinged body has one degree of freedom, its angle about the hinge's axis a: its moment of inertia about
+// the axis is a . I a + m |a x r|^2 (the parallel axis theorem, r from the pivot to the centre of mass)
+EDDY_HD inline Real hingeInertia(const RigidBody& b) {
+  Vec3 l = rotate(conjugate(b.orientation * b.principal), b.hingeAxis);
+  Vec3 across = cross(b.hingeAxis, b.position - b.pivot);
+  return b.inertia.x * l.x * l.x + b.inertia.y * l.y * l.y + b.inertia.z * l.z * l.z +
+         b.mass * dot(across, across);
+}
+
+// turns a hinged body by `angle` (rad) about its axis, its centre of mass with it
+EDDY_HD inline void turnAboutHinge(RigidBody& b, Real angle) {
+  Quat q = quatFromRotationVector(b.hingeAxis * angle);
+  b.position = b.pivot + rotate(q, b.position - b.pivot);
+  Quat o = q * b.orientation;
+  Real n = sqrtf(o.w * o.w + o.x * o.x + o.y * o.y + o.z * o.z);
+  b.orientation = {o.w / n, o.x / n, o.y / n, o.z / n};
+}
+
+// sets a hinged body's spin to w (rad/s) about its axis, and its centre's velocity to match
+EDDY_HD inline void spinAboutHinge(RigidBody& b, Real w) {
+  b.angularVelocity = b.hingeAxis * w;
+  b.linearVelocity = cross(b.angularVelocity, b.position - b.pivot);
+}
+
+// The body that collider i of the scene is, placed where `shape` (the collider on the device, made by
+// the scene model) is, with the mass, centre and inertia of `mass` (colliders/shape_mass.h) at the
+// collider's density. Throws InputError (naming the key) for a shape that cannot be a body.
+RigidBody makeRigidBody(const SimulationDesc& scene, std::size_t collider, const ColliderData& shape,
+                        const ShapeMass& mass);
 
 class RigidBodies {
  public:
-  // the scene's bodies; `colliders` (the device copy) gets each body's pose and velocity
-  void setup(const SimulationDesc& scene, Index particleCapacity);
+  // the scene's bodies: each collider with a density, as the model placed it (`colliders`, the host copy,
+  // and `masses`, one per collider, filled for the bodies)
+  void setup(const SimulationDesc& scene, const std::vector<ColliderData>& colliders,
+             const std::vector<ShapeMass>& masses, Index particleCapacity);
   bool empty() const { return count_ == 0; }
   int count() const { return count_; }
   bool isBody(std::size_t collider) const {

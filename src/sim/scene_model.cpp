@@ -38,10 +38,11 @@ Real latticeMass(const FluidDesc& fluid, const SphKernels& k) {
 // (needsInside: the mesh is filled, so it must be closed; a container needs that too).
 void placeMeshShape(const SimulationDesc& scene, const SceneModel& model, Primitives& prims,
                     const ShapeDesc& shape, const std::string& where, MeshSdf& sdf, ColliderData& data,
-                    bool needsInside = false) {
-  // a tank needs an inside as a filled mesh does: no open shell
-  needsInside |= data.container;
+                    bool needsInside = false, ShapeMass* mass = nullptr) {
+  // a tank needs an inside as a filled mesh does, and a rigid body for its mass: no open shell
+  needsInside |= data.container || mass != nullptr;
   PlacedMesh placed = placeMesh(shape, data.orientation, scene.sourcePath + ": " + where, needsInside);
+  if (mass) *mass = meshMass(placed.mesh);
   MeshSdfSettings settings;
   settings.resolution = shape.sdfResolution;
   settings.band = Real(1.5) * model.kernels.h;
@@ -105,17 +106,25 @@ EmittedParticles fillVolume(const SimulationDesc& scene, const SceneModel& model
 // A rigid body starting in the water displaces it: the lattice points inside a body, or nearer its surface
 // than half a spacing (where a wall's first layer sits), are left out, so that the body starts in water at
 // rest rather than among particles the wall term would fling out of it.
-void leaveOutBodies(const SimulationDesc& scene, const std::vector<ColliderData>& cs, EmittedParticles& out) {
+// A mesh body is measured through a host copy of its field.
+void leaveOutBodies(const SimulationDesc& scene, std::vector<ColliderData> cs,
+                    const std::vector<const MeshSdf*>& colliderMesh, EmittedParticles& out) {
   const Real clearance = Real(0.4999) * scene.fluid.spacing;
+  std::vector<bool> body(scene.colliders.size());
+  std::vector<std::vector<Real>> fields(scene.colliders.size());
+  for (std::size_t c = 0; c < scene.colliders.size(); ++c) {
+    // a shape that cannot be a body is refused with the bodies (RigidBodies::setup), not here
+    body[c] = scene.colliders[c].density > 0 && cs[c].kind != ShapeKind::Plane;
+    if (body[c] && colliderMesh[c]) {
+      fields[c] = colliderMesh[c]->download();
+      cs[c].field.values = fields[c].data();
+    }
+  }
   std::size_t kept = 0;
   for (std::size_t k = 0; k < out.position.size(); ++k) {
     bool clear = true;
-    for (std::size_t c = 0; c < scene.colliders.size() && clear; ++c) {
-      // a shape that cannot be a body is refused with the bodies (RigidBodies::setup), not here
-      const bool body =
-          scene.colliders[c].density > 0 && (cs[c].kind == ShapeKind::Box || cs[c].kind == ShapeKind::Sphere);
-      clear = !body || signedDistance(cs[c], out.position[k], 0, nullptr) >= clearance;
-    }
+    for (std::size_t c = 0; c < scene.colliders.size() && clear; ++c)
+      clear = !body[c] || signedDistance(cs[c], out.position[k], 0, nullptr) >= clearance;
     if (!clear) continue;
     out.position[kept] = out.position[k];
     out.velocity[kept] = out.velocity[k];
@@ -170,16 +179,21 @@ std::vector<ColliderData> assembleColliders(const SimulationDesc& scene, Primiti
   model.hostKeyframes = frames;
   std::vector<ColliderData> cs;
   colliderMesh.assign(scene.colliders.size(), nullptr);
+  model.shapeMasses.assign(scene.colliders.size(), ShapeMass{});
   for (std::size_t i = 0; i < scene.colliders.size(); ++i) {
     const ColliderDesc& c = scene.colliders[i];
+    const bool body = c.density > 0;
     cs.push_back(
         makeColliderData(c, c.keyframes.empty() ? nullptr : model.keyframes.data() + model.firstKeyframe[i]));
-    if (c.shape.type != "mesh") continue;
+    if (c.shape.type != "mesh") {
+      if (body) model.shapeMasses[i] = solidMass(c.shape);
+      continue;
+    }
     model.meshes.push_back(std::make_unique<MeshSdf>());
     colliderMesh[i] = model.meshes.back().get();
     // a keyframed mesh starts at its first keyframe's pose
     placeMeshShape(scene, model, prims, shapeAtStart(c), "/colliders/" + std::to_string(i) + "/shape",
-                   *model.meshes.back(), cs.back());
+                   *model.meshes.back(), cs.back(), false, body ? &model.shapeMasses[i] : nullptr);
   }
   cs.push_back(makeDomainContainer(scene.domain));
   model.colliders = Buffer<ColliderData>(kDevice, cs.size());
@@ -232,7 +246,7 @@ void assembleScene(const SimulationDesc& scene, Primitives& prims, SceneModel& m
     }
     try {
       initial.volumes[i] = fillVolume(scene, model, prims, e, int(i), cs, colliderMesh);
-      leaveOutBodies(scene, cs, initial.volumes[i]);
+      leaveOutBodies(scene, cs, colliderMesh, initial.volumes[i]);
     } catch (const InputError& err) {
       // the emitter's own messages name the shape, not the scene key; a mesh's name both already
       const std::string what = err.what();

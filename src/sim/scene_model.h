@@ -15,6 +15,7 @@
 #include "backend/primitives.h"
 #include "colliders/collider.h"
 #include "colliders/mesh_sdf.h"
+#include "colliders/shape_mass.h"
 #include "core/buffer.h"
 #include "core/sph_kernels.h"
 #include "emitters/volume_emitter.h"
@@ -34,6 +35,7 @@ struct SceneModel {
   std::vector<ColliderKeyframe> hostKeyframes;  // the same on the host, each collider's from firstKeyframe
   std::vector<std::size_t> firstKeyframe;
   std::vector<std::unique_ptr<MeshSdf>> meshes;  // the fields the mesh colliders read
+  std::vector<ShapeMass> shapeMasses;            // per scene collider: a rigid body's, empty for the others
   Vec3 blowUpLo{}, blowUpHi{};                   // a particle outside has blown up
 
   View<const ColliderData> colliderView() const { return {colliders.data(), colliders.size()}; }
