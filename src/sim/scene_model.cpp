@@ -8,6 +8,7 @@
 
 #include "colliders/mesh_shape.h"
 #include "core/memory.h"
+#include "sim/hydrostatic_start.h"
 
 namespace eddy::EDDY_NS {
 
@@ -102,11 +103,15 @@ EmittedParticles fillVolume(const SimulationDesc& scene, const SceneModel& model
   return sampleVolume(e, colliders, scene.fluid.spacing, &data);
 }
 
-// A rigid body starting in the water displaces it: the lattice points inside a body, or nearer its surface
-// than half a spacing (where a wall's first layer sits), are left out, so that the body starts in water at
-// rest rather than among particles the wall term would fling out of it.
+// A rigid body starting in the water displaces it: the lattice points inside a body are left out. Each
+// point stands for the cube of one spacing around it, so over the lattice's offsets the points left out
+// hold the body's own volume and the water around it starts at its level and at rest. Leaving out the
+// points within half a spacing of the surface too (where a wall's first layer sits beside a flat wall
+// the lattice is aligned with) took out a shell half a spacing thick on average around a curved or
+// unaligned body: the water fell into that gap over the first steps and threw the body about (a sphere
+// of the water's density was pushed with 0 to 2.3 times its weight over the first 20 ms and kept rising,
+// tests/test_rigid_bodies.cpp). A point the wall term finds too near the surface is pushed out by it.
 void leaveOutBodies(const SimulationDesc& scene, const std::vector<ColliderData>& cs, EmittedParticles& out) {
-  const Real clearance = Real(0.4999) * scene.fluid.spacing;
   std::size_t kept = 0;
   for (std::size_t k = 0; k < out.position.size(); ++k) {
     bool clear = true;
@@ -114,7 +119,7 @@ void leaveOutBodies(const SimulationDesc& scene, const std::vector<ColliderData>
       // a shape that cannot be a body is refused with the bodies (RigidBodies::setup), not here
       const bool body =
           scene.colliders[c].density > 0 && (cs[c].kind == ShapeKind::Box || cs[c].kind == ShapeKind::Sphere);
-      clear = !body || signedDistance(cs[c], out.position[k], 0, nullptr) >= clearance;
+      clear = !body || signedDistance(cs[c], out.position[k], 0, nullptr) > 0;
     }
     if (!clear) continue;
     out.position[kept] = out.position[k];
@@ -245,6 +250,7 @@ void assembleScene(const SimulationDesc& scene, Primitives& prims, SceneModel& m
     throw InputError(scene.sourcePath + ": /emitters: the emitters produce no particles at spacing " +
                      std::to_string(scene.fluid.spacing) +
                      " m; make the shapes larger or the spacing smaller");
+  startHydrostatic(scene, initial.volumes);
   checkMemory(scene, model, initial.budget);
 
   // a particle this far outside the domain has blown up: the domain's walls hold every sane one inside
