@@ -402,7 +402,7 @@ TEST(SceneIo, WriterWritesEveryKeyWithShortNumbers) {
   EXPECT_EQ(doc["wcsph"].size(), 8u);
   EXPECT_EQ(doc["mpm"].size(), 9u);
   EXPECT_EQ(doc["time"].size(), 6u);
-  EXPECT_EQ(doc["emitters"][0].size(), 17u);
+  EXPECT_EQ(doc["emitters"][0].size(), 18u);
   EXPECT_EQ(doc["emitters"][0]["material"].size(), 9u);
   EXPECT_EQ(doc["emitters"][0]["shape"].size(), 13u);  // fit_into only where it is set
   // a collider without keyframes has an empty list

@@ -201,7 +201,11 @@ struct EmitterDesc {
   // particles (docs/validation.md).
   Real jitter = 0.0f;
   static constexpr Real kGranularJitter = 0.3f;
-  unsigned seed = 1;              // "seed": jitter random seed
+  unsigned seed = 1;  // "seed": jitter random seed
+  // "pressure": "zero" | "hydrostatic": the pressure a volume emitter's water starts with; hydrostatic is
+  // rho0 |g| times the depth below the top of its column (sim/hydrostatic_start.h), which WCSPH starts
+  // its density at, so that water at rest stays at rest instead of settling under its own weight
+  std::string pressure = "zero";
   Vec3 velocity{0, 0, 0};         // "velocity": initial linear velocity, m/s
   Vec3 angularVelocity{0, 0, 0};  // "angular_velocity": initial spin about the shape center, rad/s
   // nozzle emitter: a disc spawning particles along its direction

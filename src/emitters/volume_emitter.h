@@ -15,6 +15,7 @@ struct ColliderData;
 struct EmittedParticles {
   std::vector<Vec3> position;
   std::vector<Vec3> velocity;
+  std::vector<Real> pressure;  // Pa, each particle's at the start; empty: zero (sim/hydrostatic_start.h)
 };
 
 // Lattice points are anchored at min + spacing/2 + k spacing of the shape's world bounding box ("bcc":

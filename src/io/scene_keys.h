@@ -58,6 +58,7 @@ inline constexpr std::array<std::string_view, 6> kShapeTypes{"plane",   "box",  
                                                              "capsule", "cylinder", "mesh"};
 inline constexpr std::array<std::string_view, 2> kEmitterTypes{"volume", "nozzle"};
 inline constexpr std::array<std::string_view, 2> kLattices{"cubic", "bcc"};
+inline constexpr std::array<std::string_view, 2> kStartPressures{"zero", "hydrostatic"};
 inline constexpr std::array<std::string_view, 2> kOutputFormats{"ply", "vtk"};
 inline constexpr std::array<std::string_view, 3> kSurfaceMethods{"zhu-bridson", "yu-turk", "sph-density"};
 inline constexpr std::array<std::string_view, 2> kSurfaceFormats{"ply", "obj"};
@@ -200,12 +201,13 @@ inline const std::array<Field<KeyframeDesc>, 3> kKeyframeFields{{
 }};
 
 // "shape" is read separately and written right after "type"; "material" is read separately and written last
-inline const std::array<Field<EmitterDesc>, 15> kEmitterFields{{
+inline const std::array<Field<EmitterDesc>, 16> kEmitterFields{{
     {.key = "type", .member = &EmitterDesc::type, .choices = kEmitterTypes},
     {.key = "collider", .member = &EmitterDesc::collider},
     {.key = "lattice", .member = &EmitterDesc::lattice, .choices = kLattices},
     {.key = "jitter", .member = &EmitterDesc::jitter, .range = closed(0, 0.5)},
     {.key = "seed", .member = &EmitterDesc::seed},
+    {.key = "pressure", .member = &EmitterDesc::pressure, .choices = kStartPressures},
     {.key = "velocity", .member = &EmitterDesc::velocity},
     {.key = "angular_velocity", .member = &EmitterDesc::angularVelocity},
     {.key = "position", .member = &EmitterDesc::position},

@@ -33,8 +33,14 @@ FluidSimulation::FluidSimulation(std::shared_ptr<const SceneDesc> scene, const S
   for (std::size_t i = 0; i < initial.volumes.size(); ++i) {
     Index first = particles_.size();
     particles_.append(initial.volumes[i].position, initial.volumes[i].velocity);
-    if (particles_.size() > first)
-      solver_->initializeParticles(ctx, first, particles_.size() - first, int(i));
+    if (particles_.size() == first) continue;
+    const Index count = particles_.size() - first;
+    solver_->initializeParticles(ctx, first, count, int(i));
+    const std::vector<Real>& pressure = initial.volumes[i].pressure;
+    if (pressure.empty()) continue;
+    Buffer<Real> start(kDevice, pressure.size());
+    start.upload(pressure.data(), pressure.size());
+    solver_->startPressure(ctx, first, count, start.data());
   }
   statistics_.reserve(particles_.capacity());
   grid_.setNarrowLists(kNarrowLists && solver_->narrowNeighborLists() &&

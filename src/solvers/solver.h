@@ -94,6 +94,10 @@ class Solver {
   // velocity set, every other attribute zero): set the solver's state of them. Runs in the step loop
   // (nozzles), so it must not allocate.
   virtual void initializeParticles(StepContext& ctx, Index first, Index count, int emitterIndex) {}
+  // after initializeParticles, for the particles of a volume emitter whose scene asks for a starting
+  // pressure (EmitterDesc::pressure): their pressure in Pa, one a particle, on the device. A solver with an
+  // equation of state starts their density at it; the others find their pressure from the positions.
+  virtual void startPressure(StepContext& ctx, Index first, Index count, const Real* pressure) {}
   // fills attr::kDensity at the current positions, for statistics and output; the default is the SPH
   // summation over freshly built neighbour lists (it sorts the particles)
   virtual void updateDensity(StepContext& ctx);

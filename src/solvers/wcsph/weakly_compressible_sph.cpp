@@ -66,6 +66,15 @@ void WeaklyCompressibleSph::initializeParticles(StepContext& ctx, Index first, I
       count, EDDY_KERNEL(Index k) { rho[first + k] = rho0; });
 }
 
+// the density the equation of state gives the pressure asked for (the summed density follows the positions)
+void WeaklyCompressibleSph::startPressure(StepContext& ctx, Index first, Index count, const Real* pressure) {
+  if (!continuity()) return;
+  Real* rho = ctx.particles.real(attr::kDensity).data;
+  EquationOfState eos = equationOfState(ctx);
+  parallelFor(
+      count, EDDY_KERNEL(Index k) { rho[first + k] = eos.density(pressure[k]); });
+}
+
 // the integrated density is always current; the summed one is summed again at the current positions
 void WeaklyCompressibleSph::updateDensity(StepContext& ctx) {
   if (!continuity()) Solver::updateDensity(ctx);

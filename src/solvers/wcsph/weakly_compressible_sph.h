@@ -22,7 +22,8 @@
 // fluid at rest); beside flat walls that term and the fluid's sum are renormalised for the stretching along
 // them (WallContinuity in solvers/wall_kernel.h, after Ferrand et al. 2013): on the rest lattice the layers
 // beside a wall get the exact rate of a linear flow the wall lets through; off it, an approximate one.
-// Particles start at the rest density.
+// Particles start at the rest density, or at the density of the pressure their emitter asks for
+// (EmitterDesc::pressure, sim/hydrostatic_start.h).
 //
 // Every kernel gradient (pressure force, divergence, walls) is scaled by 1 / kappa, kappa the spiky
 // gradient of a linear field summed over the rest lattice as a share of the exact one (0.87 at a support of
@@ -51,6 +52,10 @@ struct EquationOfState {
   // is bounded at 0 there. The integrated density is not: a bound fed energy into its diffusion term
   // (measured: a tank at rest gained kinetic energy instead of losing it).
   bool clampNegative = true;
+  // the inverse of pressure() (unclamped)
+  EDDY_HD Real density(Real p) const {
+    return tait ? rho0 * powf(fmaxf(1 + p / b, Real(0)), 1 / gamma) : rho0 + p / k;
+  }
   EDDY_HD Real pressure(Real rho) const {
     Real p = tait ? b * (powf(rho / rho0, gamma) - 1) : k * (rho - rho0);
     return clampNegative ? fmaxf(p, Real(0)) : p;
@@ -73,6 +78,7 @@ class WeaklyCompressibleSph final : public Solver {
   bool invalidState() const override { return invalid_; }
   void step(StepContext& ctx, Real dt) override;
   void initializeParticles(StepContext& ctx, Index first, Index count, int emitterIndex) override;
+  void startPressure(StepContext& ctx, Index first, Index count, const Real* pressure) override;
   void updateDensity(StepContext& ctx) override;
   bool pressures(StepContext& ctx, Real* out) override;
   Real gradientScale() const override { return gradientScale_; }
