@@ -1,5 +1,5 @@
 // Rigid bodies on the CUDA backend: the floating boxes follow the CPU's trajectories under WCSPH, PBF and
-// MPM (the two differ by round-off, which the water amplifies, so within a fraction of a spacing), and a
+// MPM, and so do a floating cylinder, capsule and mesh (the two differ by round-off, which the water amplifies, so within a fraction of a spacing), and a
 // resumed GPU run with bodies is bit-identical to the uninterrupted one. Skips without a GPU.
 #include <eddy/backend.h>
 #include <gtest/gtest.h>
@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "checkpoint_harness.h"
+#include "floating_shapes.h"
 #include "test_support.h"
 
 using namespace eddy;
@@ -87,6 +88,14 @@ TEST(GpuRigidBodies, MpmBoxFollowsTheCpuTrajectory) {
   double worst = largestApart(scene, 50);
   std::printf("  MPM: largest distance between the CPU's and the GPU's body over 50 frames: %.2e m\n", worst);
   EXPECT_LT(worst, 0.25 * 0.01);
+}
+
+// a cylinder, a capsule and a mesh box (tests/floating_shapes.h): the mesh's field sampled on the device
+TEST(GpuRigidBodies, CylinderCapsuleAndMeshFollowTheCpuTrajectories) {
+  if (!cudaAvailable()) GTEST_SKIP() << "no CUDA GPU on this machine";
+  double worst = largestApart(test::floatingShapes(), 50);
+  std::printf("  largest distance between the CPU's and the GPU's body over 50 frames: %.2e m\n", worst);
+  EXPECT_LT(worst, 0.25 * 0.02);
 }
 
 TEST(GpuRigidBodies, ResumeWithBodiesIsBitIdentical) {

@@ -10,7 +10,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "mesh_fixtures.h"
+#include "floating_shapes.h"
 #include "test_support.h"
 
 namespace eddy {
@@ -309,21 +309,7 @@ TEST(RigidBodies, ASceneMadeInCodeIsCheckedToo) {
 // mass or buoyancy were wrong, or a mesh whose centre of mass were taken at its origin or its volume
 // counted with the wrong sign, would float far from there or sink
 TEST(RigidBodies, CylindersCapsulesAndMeshesFloatAtTheDraftArchimedesGives) {
-  SceneDesc scene = test::sceneFile("scenes/floating_boxes.json", {"fluid.spacing=0.02"});
-  for (ColliderDesc& c : scene.colliders) c.density = 500;
-  ShapeDesc& cylinder = scene.colliders[0].shape;
-  cylinder.type = "cylinder";
-  cylinder.radius = 0.04f, cylinder.halfHeight = 0.1f, cylinder.rotation = {90, 0, 0};
-  ShapeDesc& capsule = scene.colliders[1].shape;
-  capsule.type = "capsule";
-  capsule.radius = 0.04f, capsule.halfHeight = 0.07f, capsule.rotation = {90, 0, 0};
-  ShapeDesc& mesh = scene.colliders[2].shape;
-  mesh.type = "mesh";
-  mesh.file = test::writeTempMesh("eddy_floating_box.obj", test::boxMesh({0.07f, 0.04f, 0.07f}));
-  mesh.translation = mesh.center;
-  mesh.center = {0, 0, 0};
-  mesh.sdfResolution = 32;
-  loadSceneMeshes(scene);
+  SceneDesc scene = test::floatingShapes();
   Drafts d = settle(scene, 125, 25);
   std::printf("  surface %.4f m\n", d.surface);
   const char* names[3] = {"cylinder", "capsule", "mesh box"};
