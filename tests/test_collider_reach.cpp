@@ -7,6 +7,7 @@
 // spinning shapes.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -93,7 +94,8 @@ struct Scene {
           }
           // and just outside the ball itself
           const ColliderBall& b = balls[std::size_t(&c - colliders.data())];
-          out.push_back(b.center + dir * ((b.radius + reach) * Real(1.001) / b.keep + Real(1e-4)));
+          out.push_back(b.center +
+                        dir * ((b.radius + reach) * Real(1.001) / std::sqrt(b.keep2) + Real(1e-4)));
         }
       }
     }

@@ -17,14 +17,21 @@
 namespace eddy {
 
 // center: the midpoint of the collider's centre at t0 and at t1; radius: its bounding ball's radius plus
-// the centre's whole travel over the window (< 0: always visited: a plane, mesh, container or keyframed
-// collider, or one that turns more than a fraction of a radian in the window); keep: 1 - the angle turned
-// over the window (with the round-off slack of pathClearOf), by which a swept path's distance is scaled
-struct ColliderBall {
+// the centre's whole travel over the window, widened for round-off (< 0: always visited: a plane, mesh,
+// container or keyframed collider, or one that turns more than a fraction of a radian in the window);
+// keep2: the square of 1 - the angle turned over the window (with the round-off slack of pathClearOf), by
+// which a swept path's distance is scaled. 32 bytes, so that a pass reads one in two aligned loads.
+struct alignas(16) ColliderBall {
   Vec3 center{};
   Real radius = -1;
-  Real keep = 1;
+  Real keep2 = 1;
+  Real unused[3] = {};
 };
+
+// the widening of the radius and the reach for round-off: a thousandth of them, and clearOf's slack
+// (clearanceSlack: 1e-4 of the magnitudes of the point, the centre and the distances)
+constexpr Real kBallWidening = Real(1.0012);
+constexpr Real kBallSlack = Real(1e-4);
 
 EDDY_HD inline ColliderBall makeColliderBall(const ColliderData& c, Real t0, Real t1) {
   ColliderBall b;
@@ -37,20 +44,23 @@ EDDY_HD inline ColliderBall makeColliderBall(const ColliderData& c, Real t0, Rea
   b.center = (c0 + c1) * Real(0.5);
   // any point of the segment c0 c1 is within half its length of the midpoint; the whole length also
   // covers a swept path's relative motion (the collider's own travel over the window)
-  b.radius = bound + 2 * length(c1 - c0);
-  b.keep = 1 - turn;
+  Vec3 a = cwiseAbs(b.center);
+  b.radius = (bound + 2 * length(c1 - c0)) * kBallWidening + kBallSlack * (a.x + a.y + a.z);
+  b.keep2 = (1 - turn) * (1 - turn);
   return b;
 }
 
-// whether every point within `reach` of x is outside the ball, with room for round-off (a thousandth of
-// the distances, and clearOf's slack)
-EDDY_HD inline bool outsideBall(const ColliderBall& b, Vec3 x, Real reach) {
-  if (b.radius < 0) return false;
-  Real far = b.radius + reach;
-  far += Real(1e-3) * far + clearanceSlack(x, b.center, far);
+// the reach of a loop at x as collidersNear compares it, widened for round-off
+EDDY_HD inline Real ballReach(Vec3 x, Real reach) {
+  Vec3 a = cwiseAbs(x);
+  return reach * kBallWidening + kBallSlack * (a.x + a.y + a.z);
+}
+
+// whether every point within the reach (ballReach) of x is outside the ball
+EDDY_HD inline bool outsideBall(const ColliderBall& b, Vec3 x, Real widenedReach) {
   Vec3 d = x - b.center;
-  Real d2 = dot(d, d) * (b.keep * b.keep);
-  return d2 > far * far;
+  Real far = b.radius + widenedReach;
+  return b.radius >= 0 && dot(d, d) * b.keep2 > far * far;
 }
 
 // The colliders (the first 32; any beyond are always visited, colliderVisited) that may come within reach of
@@ -59,9 +69,10 @@ EDDY_HD inline bool outsideBall(const ColliderBall& b, Vec3 x, Real reach) {
 EDDY_HD inline std::uint32_t collidersNear(const ColliderBall* balls, int n, Vec3 x, Real reach) {
   if (!balls) return kEveryCollider;
   std::uint32_t near = kEveryCollider;
+  Real widened = ballReach(x, reach);
   int m = n < 32 ? n : 32;
   for (int c = 0; c < m; ++c)
-    if (outsideBall(balls[c], x, reach)) near &= ~(std::uint32_t(1) << c);
+    if (outsideBall(balls[c], x, widened)) near &= ~(std::uint32_t(1) << c);
   return near;
 }
 

@@ -72,9 +72,11 @@ EDDY_HD inline Vec3 predictedVelocity(const ForcesDesc& f, Vec3 v, Real dt) {
 EDDY_HD inline void moveThroughColliders(const ColliderData* cs, int nc, Vec3& x, Vec3& v, Real r, Real t,
                                          Real dt, const ColliderBall* balls = nullptr) {
   Vec3 to = x + v * dt;
+  // the colliders that may come within r of the path, and so within r of its end; where a sweep moved the
+  // end, those near the new one
   std::uint32_t near = balls ? collidersNear(balls, nc, x, r + length(to - x)) : kEveryCollider;
-  sweepAll(cs, nc, x, to, r, t, dt, &v, true, near);
-  collideAll(cs, nc, to, v, r, t, balls ? collidersNear(balls, nc, to, r) : kEveryCollider);
+  if (sweepAll(cs, nc, x, to, r, t, dt, &v, true, near) >= 0 && balls) near = collidersNear(balls, nc, to, r);
+  collideAll(cs, nc, to, v, r, t, near);
   x = to;
 }
 
