@@ -1,6 +1,7 @@
 // Rigid bodies on the CUDA backend: the floating boxes follow the CPU's trajectories under WCSPH, PBF and
-// MPM, and so do a floating cylinder, capsule and mesh (the two differ by round-off, which the water amplifies, so within a fraction of a spacing), and a
-// resumed GPU run with bodies is bit-identical to the uninterrupted one. Skips without a GPU.
+// MPM, and so do a floating cylinder, capsule and mesh (the two differ by round-off, which the water
+// amplifies, so within a fraction of a spacing), and a resumed GPU run with bodies is bit-identical to the
+// uninterrupted one. Skips without a GPU.
 #include <eddy/backend.h>
 #include <gtest/gtest.h>
 

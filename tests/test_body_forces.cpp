@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -221,6 +222,38 @@ TEST(BodyForces, NoParticlesSumToZero) {
   in.count = 0;
   std::vector<double> sums = batched(in, b.slotOf, 10);
   for (double x : sums) EXPECT_EQ(x, 0.0);
+}
+
+// With the colliders' balls over the substep that ends at the sums' time (colliders/collider_reach.h), the
+// particles near no body are skipped without reading the colliders, and the bodies' faces of the others are
+// found without visiting the far colliders: the sums are the same to the bit, for a short substep and for
+// one long enough that the fast bodies' balls grow by a few spacings.
+TEST(BodyForces, CollidersBallsLeaveTheSumsUnchanged) {
+  Bodies b;
+  Fluid f = fill(b, 60);
+  Inputs inputs(b, f);
+  std::vector<double> plain = batched(inputs.in, b.slotOf, 10);
+  for (Real dt : {Real(1e-4), Real(0.02)}) {
+    std::vector<ColliderBall> balls;
+    for (const ColliderData& c : b.colliders) balls.push_back(makeColliderBall(c, b.time - dt, b.time));
+    Buffer<ColliderBall> onDevice = toBuffer(balls);
+    WallForceInputs in = inputs.in;
+    in.balls = onDevice.data();
+    std::vector<double> culled = batched(in, b.slotOf, 10);
+    ASSERT_EQ(culled.size(), plain.size());
+    EXPECT_EQ(std::memcmp(culled.data(), plain.data(), plain.size() * sizeof(double)), 0) << "dt " << dt;
+    // and far particles are skipped: most of the tank is further than h from every body
+    WallShares each = WallShares::of(in);
+    Index far = 0;
+    for (Index i = 0; i < in.count; ++i) {
+      std::uint32_t near = collidersNear(each.balls, each.colliderCount, each.position[i], in.wall.h);
+      bool body = false;
+      for (std::size_t c = 0; c < b.slotOf.size(); ++c)
+        body = body || (b.slotOf[c] >= 0 && colliderVisited(near, int(c)));
+      far += !body;
+    }
+    EXPECT_GT(far, in.count / 2) << "dt " << dt;
+  }
 }
 
 // ten boxes carried by a dam break: the same run twice gives the same bodies to the bit

@@ -17,6 +17,7 @@
 #include <eddy/vec3.h>
 
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -714,14 +715,24 @@ EDDY_HD inline bool sweepToContact(const ColliderData& c, Vec3 from, Vec3& to, R
   return true;
 }
 
+// The colliders a per-particle loop visits, as bits of the first 32 (colliders/collider_reach.h finds the
+// ones near a particle); any collider beyond the 32nd is always visited.
+constexpr std::uint32_t kEveryCollider = ~std::uint32_t(0);
+EDDY_HD inline bool colliderVisited(std::uint32_t near, int c) { return c >= 32 || ((near >> c) & 1u); }
+
 // the sweep against every obstacle in turn, each on the path the previous ones left; v (may be null): a
 // velocity-level solver's velocity, for the contacts the end-point response cannot see
-// returns the last collider whose contact moved `to`, -1 for none
+// returns the last collider whose contact moved `to`, -1 for none. near: the colliders that may come within
+// r of the path from `from` to `to`; once a contact moved `to`, every later collider is visited.
 EDDY_HD inline int sweepAll(const ColliderData* cs, int n, Vec3 from, Vec3& to, Real r, Real t, Real dt,
-                            Vec3* v = nullptr, bool withThinCells = true) {
+                            Vec3* v = nullptr, bool withThinCells = true,
+                            std::uint32_t near = kEveryCollider) {
   int by = -1;
   for (int i = 0; i < n; ++i)
-    if (sweepToContact(cs[i], from, to, r, t, dt, v, withThinCells)) by = i;
+    if (colliderVisited(near, i) && sweepToContact(cs[i], from, to, r, t, dt, v, withThinCells)) {
+      by = i;
+      near = kEveryCollider;
+    }
   return by;
 }
 
@@ -764,11 +775,17 @@ EDDY_HD inline bool segmentEntersObstacle(const ColliderData& c, Vec3 a, Vec3 b,
   return firstContact(c, la, lb, 0, hit);
 }
 
-// all colliders, two passes so a particle wedged between two colliders settles against both
-EDDY_HD inline void collideAll(const ColliderData* cs, int n, Vec3& x, Vec3& v, Real r, Real t) {
+// all colliders, two passes so a particle wedged between two colliders settles against both. near: the
+// colliders that may come within r of x; once a contact moved x, every later collider is visited.
+EDDY_HD inline void collideAll(const ColliderData* cs, int n, Vec3& x, Vec3& v, Real r, Real t,
+                               std::uint32_t near = kEveryCollider) {
   for (int pass = 0; pass < 2; ++pass) {
     bool any = false;
-    for (int i = 0; i < n; ++i) any |= collideVelocity(cs[i], x, v, r, t);
+    for (int i = 0; i < n; ++i)
+      if (colliderVisited(near, i) && collideVelocity(cs[i], x, v, r, t)) {
+        any = true;
+        near = kEveryCollider;
+      }
     if (!any) break;
   }
 }

@@ -25,8 +25,11 @@ struct RowFold {
 
 // whether particle i may be within the wall kernel's reach h of a body: inside the bounding sphere of one
 // (obstacleBound), widened by h and 1 % (beyond the rounding of the distances the wall faces are found with)
-EDDY_HD inline bool nearAnyBody(const WallShares& each, const int* colliderOf, int slots, Real h, Index i) {
+EDDY_HD inline bool nearAnyBody(const WallShares& each, const int* colliderOf, int slots, Real h, Index i,
+                                std::uint32_t bodies) {
   Vec3 x = each.position[i];
+  // with the colliders' balls (colliders/collider_reach.h), which hold every body over the substep
+  if (each.balls) return (collidersNear(each.balls, each.colliderCount, x, h) & bodies) != 0;
   for (int s = 0; s < slots; ++s) {
     const ColliderData& c = each.colliders[colliderOf[s]];
     Real bound = obstacleBound(c);
@@ -43,7 +46,8 @@ struct ParticleShares {
   const int* colliderOf;
   int slots;
   Real h;
-  EDDY_HD bool mayTouch(Index i) const { return nearAnyBody(each, colliderOf, slots, h, i); }
+  std::uint32_t bodies;  // BodyForces::colliderBits
+  EDDY_HD bool mayTouch(Index i) const { return nearAnyBody(each, colliderOf, slots, h, i, bodies); }
   template <class Wanted, class Visit>
   EDDY_HD void forEach(Index i, Wanted&& wanted, Visit&& visit) const {
     each.forEach(i, wanted, visit);
@@ -78,6 +82,10 @@ void BodyForces::setup(const std::vector<int>& slotOf, Index particles) {
     }
   slots_ = int(colliderOf.size());
   if (slots_ == 0) return;
+  for (int c : colliderOf) {
+    if (c < 32) bodyBits_ |= std::uint32_t(1) << c;
+    bodyBeyond32_ = bodyBeyond32_ || c >= 32;
+  }
   slotOf_ = Buffer<int>(kDevice, slotOf.size());
   slotOf_.upload(slotOf.data(), slotOf.size());
   colliderOf_ = Buffer<int>(kDevice, colliderOf.size());
@@ -97,7 +105,8 @@ void BodyForces::compute(const WallForceInputs& in, double* out) {
   reserve(in.count);  // sized beforehand (RigidBodies::reserve); grows only where that was missed
   // no particles: pass 2 folds empty rows into zeros
   if (tiles > 0)
-    foldTiles(ParticleShares{WallShares::of(in), colliderOf_.data(), slots_, in.wall.h}, in.count, tiles);
+    foldTiles(ParticleShares{WallShares::of(in), colliderOf_.data(), slots_, in.wall.h, colliderBits()},
+              in.count, tiles);
   foldPartials(tiles, out);
 }
 

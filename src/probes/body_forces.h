@@ -43,6 +43,8 @@ class BodyForces {
   void compute(const NodePushes& in, View<const ColliderData> colliders, Real time, double* out);
   std::size_t bytes() const { return slotOf_.bytes() + colliderOf_.bytes() + partials_.bytes(); }
   int slots() const { return slots_; }
+  // the body colliders as bits (Measurements::wallForceInputs)
+  std::uint32_t colliderBits() const { return bodyBeyond32_ ? kEveryCollider : bodyBits_; }
 
   // the two passes (public for the CUDA lambdas)
   template <class Shares>
@@ -51,9 +53,11 @@ class BodyForces {
 
  private:
   int slots_ = 0;
-  Buffer<int> slotOf_;       // per collider
-  Buffer<int> colliderOf_;   // per slot
-  Buffer<double> partials_;  // per slot and component, a row of one partial a tile
+  std::uint32_t bodyBits_ = 0;  // the bodies among the first 32 colliders (colliderVisited)
+  bool bodyBeyond32_ = false;   // a body among the colliders after those
+  Buffer<int> slotOf_;          // per collider
+  Buffer<int> colliderOf_;      // per slot
+  Buffer<double> partials_;     // per slot and component, a row of one partial a tile
 };
 
 }  // namespace eddy::EDDY_NS

@@ -17,6 +17,7 @@
 
 #include "backend/primitives.h"
 #include "colliders/collider.h"
+#include "colliders/collider_reach.h"
 #include "solvers/solver.h"
 #include "solvers/wall_kernel.h"
 
@@ -34,6 +35,8 @@ struct WallForceInputs {
   Vec3 gravity{};          // for the hydrostatic step to the mirrored particles
   // the solver's own wall terms (DFSPH's: the mirror pressure's variation along the walls)
   WallTerms terms;
+  // the colliders' balls over the substep that ends at `time` (StepContext::colliderBalls), or null
+  const ColliderBall* balls = nullptr;
 };
 
 // One particle's reaction on the colliders, wall face by wall face (the formulas above). Built from the
@@ -54,6 +57,7 @@ struct WallShares {
   const Vec3* lateral = nullptr;
   WallMoments moments;
   bool stepAtLeastZero = false;
+  const ColliderBall* balls = nullptr;  // skips the colliders far from the particle
 
   static WallShares of(const WallForceInputs& in) {
     WallShares s;
@@ -73,6 +77,7 @@ struct WallShares {
     s.lateral = in.terms.gradient;
     s.moments = in.terms.moments;
     s.stepAtLeastZero = in.terms.stepAtLeastZero;
+    s.balls = in.balls;
     return s;
   }
 
@@ -85,13 +90,16 @@ struct WallShares {
     // the opposite of the wall term of the particle's pressure force (wallPressureAcceleration)
     Real inv = 1 / (density[i] * density[i]), pi = pressure[i] * inv;
     Vec3 step = hydrostatic * inv;
-    wall.forEachWallShare(cs, colliderCount, x, time, [&](int c, Vec3 g, Vec3 at) {
-      if (!wanted(c)) return;
-      Vec3 force = g * (scale * (mirror * pi + mirrorStep(step, at, x, stepAtLeastZero)));
-      if (lateral)
-        force -= wallLateralAcceleration(wall, moments, cs[c], g, at, x, lateral[i]) * lateralScale;
-      visit(c, force, cross(at - colliderCenter(cs[c], time), force));
-    });
+    wall.forEachWallShare(
+        cs, colliderCount, x, time,
+        [&](int c, Vec3 g, Vec3 at) {
+          if (!wanted(c)) return;
+          Vec3 force = g * (scale * (mirror * pi + mirrorStep(step, at, x, stepAtLeastZero)));
+          if (lateral)
+            force -= wallLateralAcceleration(wall, moments, cs[c], g, at, x, lateral[i]) * lateralScale;
+          visit(c, force, cross(at - colliderCenter(cs[c], time), force));
+        },
+        collidersNear(balls, colliderCount, x, wall.h));
     if (!contactPush) return;
     // the contact that moved the particle out of a collider: that collider receives the opposite push
     Vec4 push = contactPush[i];

@@ -53,6 +53,16 @@ FluidSimulation::FluidSimulation(std::shared_ptr<const SceneDesc> scene, const S
   // the bodies' force sums run over the particles or, for a grid solver, over its nodes
   bodies_.setup(scene_, model_.hostColliders, model_.shapeMasses,
                 std::max(particles_.capacity(), solver_->nodePushes(ctx).count()));
+  bool anyBall =
+      std::any_of(model_.hostColliders.begin(), model_.hostColliders.end(),
+                  [](const ColliderData& c) { return obstacleBound(c) >= 0 && c.keyframeCount == 0; });
+  if (anyBall) balls_ = Buffer<ColliderBall>(kDevice, model_.colliders.size());
+}
+
+// each collider's ball over [t0, t1] (colliders/collider_reach.h)
+void placeColliderBalls(const ColliderData* cs, ColliderBall* balls, Index n, Real t0, Real t1) {
+  parallelFor(
+      n, EDDY_KERNEL(Index c) { balls[c] = makeColliderBall(cs[c], t0, t1); });
 }
 
 StepContext FluidSimulation::context() {
@@ -90,6 +100,11 @@ void FluidSimulation::substep(Real dt) {
   {
     timers_.mark(Phase::Integration);
     nozzles_.emit(ctx, *solver_, dt);
+  }
+  if (balls_.size() > 0) {  // the colliders' balls over [time_, time_ + dt], as they move now
+    placeColliderBalls(model_.colliders.data(), balls_.data(), Index(balls_.size()), Real(time_),
+                       Real(time_ + dt));
+    ctx.colliderBalls = balls_.data();
   }
   solver_->step(ctx, dt);
   gridOrder_ = solver_->usesNeighborGrid();

@@ -116,6 +116,9 @@ class FluidSimulation final : public Simulation {
   std::unique_ptr<Measurements> measurements_;  // made once the solver has its attributes
   SurfaceBuilder surfaces_;
   RigidBodies bodies_;
+  // where each collider can be over the current substep (colliders/collider_reach.h); empty where no
+  // collider has a bounding ball (the culling would skip nothing)
+  Buffer<ColliderBall> balls_;
   // the particles are in the order of grid_'s neighbour lists (after a substep of a solver with lists,
   // until a state is restored or a particle overwritten)
   bool gridOrder_ = false;

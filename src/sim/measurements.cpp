@@ -78,7 +78,8 @@ std::vector<double> Measurements::colliderForces(StepContext& ctx, Solver& solve
   return out;
 }
 
-WallForceInputs Measurements::wallForceInputs(StepContext& ctx, Solver& solver, Real t) {
+WallForceInputs Measurements::wallForceInputs(StepContext& ctx, Solver& solver, Real t,
+                                              std::uint32_t colliders) {
   WallForceInputs in;
   in.position = ctx.particles.vec3(attr::kPosition).data;
   in.pressure = pressures(ctx, solver);
@@ -91,7 +92,8 @@ WallForceInputs Measurements::wallForceInputs(StepContext& ctx, Solver& solver, 
   in.time = t;
   in.gradientScale = solver.gradientScale();
   in.gravity = scene_.forces.gravity;
-  in.terms = solver.wallTerms(ctx);
+  in.terms = solver.wallTermsNear(ctx, colliders);
+  in.balls = ctx.colliderBalls;
   return in;
 }
 

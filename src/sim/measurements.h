@@ -37,8 +37,11 @@ class Measurements {
   std::vector<std::string> forceColumns() const;
   // the forces at the particles' current state (densities brought to the current positions by the caller)
   std::vector<double> colliderForces(StepContext& ctx, Solver& solver);
-  // what the wall forces read (pressure null without pressures), with the colliders where they are at time t
-  WallForceInputs wallForceInputs(StepContext& ctx, Solver& solver, Real t);
+  // what the wall forces read (pressure null without pressures), with the colliders where they are at time t;
+  // colliders: those whose shares will be read (bits, colliderVisited), the solver's wall terms may leave
+  // the particles near no other unset
+  WallForceInputs wallForceInputs(StepContext& ctx, Solver& solver, Real t,
+                                  std::uint32_t colliders = kEveryCollider);
 
   std::size_t bytes() const;
 

@@ -167,7 +167,7 @@ void RigidBodies::advance(Measurements& measurements, StepContext& ctx, Solver& 
     withFluid = ctx.particles.size() > 0;
     if (withFluid) forces_.compute(nodes, ctx.colliders, t, sums);
   } else {
-    const WallForceInputs fluid = measurements.wallForceInputs(ctx, solver, t);
+    const WallForceInputs fluid = measurements.wallForceInputs(ctx, solver, t, forces_.colliderBits());
     withFluid = fluid.pressure != nullptr;
     if (withFluid) forces_.compute(fluid, sums);
   }

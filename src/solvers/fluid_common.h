@@ -67,12 +67,16 @@ EDDY_HD inline Vec3 predictedVelocity(const ForcesDesc& f, Vec3 v, Real dt) {
 
 // moves a particle by v dt and applies the collider response at time t (the end of the substep); the path is
 // swept first so a thin obstacle is not tunnelled (a particle stopped at one is in contact, so the response
-// takes its approaching velocity)
+// takes its approaching velocity). balls (may be null): the colliders' over the substep, so that the far
+// ones are skipped
 EDDY_HD inline void moveThroughColliders(const ColliderData* cs, int nc, Vec3& x, Vec3& v, Real r, Real t,
-                                         Real dt) {
+                                         Real dt, const ColliderBall* balls = nullptr) {
   Vec3 to = x + v * dt;
-  sweepAll(cs, nc, x, to, r, t, dt, &v);
-  collideAll(cs, nc, to, v, r, t);
+  // the colliders that may come within r of the path, and so within r of its end; where a sweep moved the
+  // end, those near the new one
+  std::uint32_t near = balls ? collidersNear(balls, nc, x, r + length(to - x)) : kEveryCollider;
+  if (sweepAll(cs, nc, x, to, r, t, dt, &v, true, near) >= 0 && balls) near = collidersNear(balls, nc, to, r);
+  collideAll(cs, nc, to, v, r, t, near);
   x = to;
 }
 

@@ -13,6 +13,7 @@
 #include "backend/phase_timers.h"
 #include "backend/primitives.h"
 #include "colliders/collider.h"
+#include "colliders/collider_reach.h"
 #include "core/sph_kernels.h"
 #include "neighbors/neighbor_grid.h"
 #include "particles/particle_set.h"
@@ -66,6 +67,9 @@ struct StepContext {
   Real particleMass = 0;
   Real particleRadius = 0;  // contact distance to colliders
   Real time = 0;            // at the start of the substep
+  // per collider, where it can be over this substep (colliders/collider_reach.h), for the per-particle
+  // loops to skip the far ones; null: every loop visits every collider
+  const ColliderBall* colliderBalls = nullptr;
 };
 
 class Solver {
@@ -112,6 +116,9 @@ class Solver {
   virtual Real gradientScale() const { return 1; }
   // the wall terms of the solver's pressure force beyond wallPressureAcceleration's defaults (wall forces)
   virtual WallTerms wallTerms(StepContext& ctx) { return {}; }
+  // the same where only the wall shares of the colliders in `colliders` (bits, colliderVisited) will be read
+  // (the rigid bodies' force sums), which a solver may work out for the particles near those alone
+  virtual WallTerms wallTermsNear(StepContext& ctx, std::uint32_t colliders) { return wallTerms(ctx); }
   // a grid solver's record of its collider conditions over the last substep, kept where the scene has
   // rigid bodies (their push; see NodePushes)
   virtual NodePushes nodePushes(StepContext& ctx) { return {}; }

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <vector>
 
@@ -275,10 +276,10 @@ struct WallKernel {
   // its nearest one). Faces that face the same way are one wall counted once, at the nearer distance: a
   // plane laid on the domain floor, or a box standing on it, must not double the floor. Different walls
   // (a floor and a side wall at a corner) overlap beyond the particle: beyondFaces counts their overlap once.
-  EDDY_HD void accumulate(const ColliderData* cs, int n, Vec3 x, Real t, Real& massFraction,
-                          Vec3& gradW) const {
+  EDDY_HD void accumulate(const ColliderData* cs, int n, Vec3 x, Real t, Real& massFraction, Vec3& gradW,
+                          std::uint32_t near = kEveryCollider) const {
     WallFaces faces;
-    gatherFaces(cs, n, x, t, faces);
+    gatherFaces(cs, n, x, t, faces, near);
     if (faces.count == 0) return;
     if (faces.count == 1) {  // most wall particles: one wall, nothing overlaps
       massFraction += lookup(fraction, faces.distance[0]);
@@ -296,9 +297,10 @@ struct WallKernel {
   // shares sum to gradW) and p the point of the face nearest x, c the index of the collider it belongs to
   // (wall forces on each collider, the density a moving wall adds)
   template <class Visit>
-  EDDY_HD void forEachWallShare(const ColliderData* cs, int n, Vec3 x, Real t, Visit&& visit) const {
+  EDDY_HD void forEachWallShare(const ColliderData* cs, int n, Vec3 x, Real t, Visit&& visit,
+                                std::uint32_t near = kEveryCollider) const {
     WallFacesOf<true> faces;
-    gatherFaces(cs, n, x, t, faces);
+    gatherFaces(cs, n, x, t, faces, near);
     if (faces.count == 0) return;
     Real effective[WallFaces::kMax];
     if (faces.count == 1)
@@ -314,19 +316,23 @@ struct WallKernel {
   }
 
   // whether any wall face is nearer x than `reach` (at most h)
-  EDDY_HD bool anyWithin(const ColliderData* cs, int n, Vec3 x, Real t, Real reach) const {
+  EDDY_HD bool anyWithin(const ColliderData* cs, int n, Vec3 x, Real t, Real reach,
+                         std::uint32_t near = kEveryCollider) const {
     WallFaces faces;
-    gatherFaces(cs, n, x, t, faces);
-    bool near = false;
+    gatherFaces(cs, n, x, t, faces, near);
+    bool found = false;
     EDDY_UNROLL
-    for (int k = 0; k < WallFaces::kMax; ++k) near = near || (k < faces.count && faces.distance[k] < reach);
-    return near;
+    for (int k = 0; k < WallFaces::kMax; ++k) found = found || (k < faces.count && faces.distance[k] < reach);
+    return found;
   }
 
-  // the wall faces within h of x: a box container up to three, any other collider its nearest one
+  // the wall faces within h of x: a box container up to three, any other collider its nearest one; near:
+  // the colliders that may come within h of x (colliders/collider_reach.h), the others have no face
   template <class Faces>
-  EDDY_HD void gatherFaces(const ColliderData* cs, int n, Vec3 x, Real t, Faces& faces) const {
+  EDDY_HD void gatherFaces(const ColliderData* cs, int n, Vec3 x, Real t, Faces& faces,
+                           std::uint32_t near = kEveryCollider) const {
     for (int c = 0; c < n; ++c) {
+      if (!colliderVisited(near, c)) continue;
       if (cs[c].kind == ShapeKind::Box && cs[c].container) {
         addBoxFaces(cs[c], x, t, faces, c);
         continue;
@@ -372,12 +378,13 @@ EDDY_HD inline Real mirrorStep(Vec3 hydrostatic, Vec3 at, Vec3 x, bool stepAtLea
 }
 
 EDDY_HD inline Vec3 wallPressureAcceleration(const WallKernel& wall, const ColliderData* cs, int n, Vec3 x,
-                                             Real t, Real pi, Vec3 hydrostatic,
-                                             bool stepAtLeastZero = false) {
+                                             Real t, Real pi, Vec3 hydrostatic, bool stepAtLeastZero = false,
+                                             std::uint32_t near = kEveryCollider) {
   Vec3 a{};
-  wall.forEachWallShare(cs, n, x, t, [&](int, Vec3 g, Vec3 at) {
-    a -= g * (2 * pi + mirrorStep(hydrostatic, at, x, stepAtLeastZero));
-  });
+  wall.forEachWallShare(
+      cs, n, x, t,
+      [&](int, Vec3 g, Vec3 at) { a -= g * (2 * pi + mirrorStep(hydrostatic, at, x, stepAtLeastZero)); },
+      near);
   return a;
 }
 

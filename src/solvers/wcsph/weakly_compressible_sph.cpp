@@ -81,12 +81,15 @@ void WeaklyCompressibleSph::updateDensity(StepContext& ctx) {
 }
 
 // the gradient the last substep's walls saw (none before the first substep: no lists yet)
-WallTerms WeaklyCompressibleSph::wallTerms(StepContext& ctx) {
+WallTerms WeaklyCompressibleSph::wallTerms(StepContext& ctx) { return wallTermsNear(ctx, kEveryCollider); }
+
+// the gradient only where a wall share of `colliders` will read it
+WallTerms WeaklyCompressibleSph::wallTermsNear(StepContext& ctx, std::uint32_t colliders) {
   if (!stepped_) return {};
   // from the state now, in the particles' order now: the packed values of the last substep are scratch, and
   // the statistics may have sorted the particles since (the summed density sorts them)
   packNeighborValues(ctx, ctx.particles.real(attr::kDensity).data);
-  wallPressureGradient(ctx);
+  wallPressureGradient(ctx, colliders);
   return {ctx.particles.vec3(attr_wcsph::kAcceleration).data, lateral_, false};
 }
 
@@ -175,6 +178,7 @@ void WeaklyCompressibleSph::integrateDensity(StepContext& ctx, Real dt) {
   WallKernel wall = ctx.wall;
   const ColliderData* cs = ctx.colliders.data;
   int nc = int(ctx.colliders.size);
+  const ColliderBall* balls = ctx.colliderBalls;
   Real time = ctx.time;
   Real rho0 = ctx.scene.fluid.restDensity;
   Real c = soundSpeed(), ell = k.smoothingLength();
@@ -205,15 +209,18 @@ void WeaklyCompressibleSph::integrateDensity(StepContext& ctx, Real dt) {
         // the colliders as fluid at rest (moving with them), with the gradient integral their pressure
         // force uses, renormalised for the stretching along them that the fluid's sum lost (WallContinuity)
         Real walls = 0, kept = 1;
-        wall.forEachWallShare(cs, nc, xi, time, [&](int c, Vec3 g, Vec3 at) {
-          Real share = dot(vi - colliderVelocityAt(cs[c], at, time), g);
-          if (cs[c].kind == ShapeKind::Plane || cs[c].kind == ShapeKind::Box) {
-            Real d = length(xi - at);
-            share *= wall.lookup(continuity.normal, d);
-            kept -= wall.lookup(continuity.along, d);
-          }
-          walls += share;
-        });
+        wall.forEachWallShare(
+            cs, nc, xi, time,
+            [&](int c, Vec3 g, Vec3 at) {
+              Real share = dot(vi - colliderVelocityAt(cs[c], at, time), g);
+              if (cs[c].kind == ShapeKind::Plane || cs[c].kind == ShapeKind::Box) {
+                Real d = length(xi - at);
+                share *= wall.lookup(continuity.normal, d);
+                kept -= wall.lookup(continuity.along, d);
+              }
+              walls += share;
+            },
+            collidersNear(balls, nc, xi, wall.h));
         // at a tank's corner the walls' shares overlap and could take more than the whole moment away
         Real rate =
             scale * (m * divergence + 2 * rho0 * walls) / fmaxf(kept, Real(0.25)) + m * diffusion * diffused;
@@ -237,6 +244,7 @@ void WeaklyCompressibleSph::forces(StepContext& ctx) {
   WallKernel wall = ctx.wall;
   const ColliderData* cs = ctx.colliders.data;
   int nc = int(ctx.colliders.size);
+  const ColliderBall* balls = ctx.colliderBalls;
   Real time = ctx.time;
   Real rho0 = ctx.scene.fluid.restDensity;
   Real gm = m * gradientScale_, gWall = rho0 * gradientScale_, scale = gradientScale_;
@@ -261,13 +269,19 @@ void WeaklyCompressibleSph::forces(StepContext& ctx) {
         // colliders push back with the particle's density mirrored onto them and its pressure extrapolated
         // hydrostatically to the mirror point, 2 (at - x_i) away (Adami, Hu & Adams 2012): the wall then
         // carries a column at rest without the contact response's help
-        ap += wallPressureAcceleration(wall, cs, nc, xi, time, pi, hydrostatic / (ownV.w * ownV.w)) * gWall;
+        std::uint32_t near = collidersNear(balls, nc, xi, wall.h);
+        ap += wallPressureAcceleration(wall, cs, nc, xi, time, pi, hydrostatic / (ownV.w * ownV.w), false,
+                                       near) *
+              gWall;
         // and the mirror's pressure varies along each flat wall as the fluid's does (wallPressureGradient)
-        if (wall.anyWithin(cs, nc, xi, time, lateral.reach)) {
+        if (wall.anyWithin(cs, nc, xi, time, lateral.reach, near)) {
           Vec3 gradient = pressureGradientAt(nb, xp, k, i, xi, pi);
-          wall.forEachWallShare(cs, nc, xi, time, [&](int c, Vec3 share, Vec3 at) {
-            ap += wallLateralAcceleration(wall, lateral, cs[c], share, at, xi, gradient) * scale;
-          });
+          wall.forEachWallShare(
+              cs, nc, xi, time,
+              [&](int c, Vec3 share, Vec3 at) {
+                ap += wallLateralAcceleration(wall, lateral, cs[c], share, at, xi, gradient) * scale;
+              },
+              near);
         }
         acc[i] = ap + av * (mu / ownV.w) + bodyAcceleration(body, vi);
       });
@@ -283,7 +297,7 @@ void WeaklyCompressibleSph::forces(StepContext& ctx) {
 // walks it would skip (measured with eddy bench --solver wcsph, see bench/results). The wall forces read
 // the same gradient between substeps: this pass writes it into the acceleration array, free then (zero away
 // from the walls), so that it needs no memory of its own.
-void WeaklyCompressibleSph::wallPressureGradient(StepContext& ctx) {
+void WeaklyCompressibleSph::wallPressureGradient(StepContext& ctx, std::uint32_t colliders) {
   ParticleSet& p = ctx.particles;
   const Vec4* xp = p.vec4(attr_wcsph::kPositionPressure).data;
   Vec3* out = p.vec3(attr_wcsph::kAcceleration).data;
@@ -293,13 +307,19 @@ void WeaklyCompressibleSph::wallPressureGradient(StepContext& ctx) {
   Real reach = lateral_.reach;
   const ColliderData* cs = ctx.colliders.data;
   int nc = int(ctx.colliders.size);
+  const ColliderBall* balls = ctx.colliderBalls;
   Real time = ctx.time;
+  // only the wanted colliders' shares will read it (every collider's that is near, without balls)
+  std::uint32_t skip = balls ? ~colliders : 0;
   parallelFor(
       p.size(), EDDY_KERNEL(Index i) {
         Vec4 own = xp[i];
         Vec3 xi = xyz(own);
-        out[i] =
-            wall.anyWithin(cs, nc, xi, time, reach) ? pressureGradientAt(nb, xp, k, i, xi, own.w) : Vec3{};
+        std::uint32_t near = collidersNear(balls, nc, xi, wall.h);
+        bool wanted = (near & ~skip) != 0 || nc > 32;
+        out[i] = wanted && wall.anyWithin(cs, nc, xi, time, reach, near)
+                     ? pressureGradientAt(nb, xp, k, i, xi, own.w)
+                     : Vec3{};
       });
 }
 
@@ -315,12 +335,13 @@ void WeaklyCompressibleSph::integrate(StepContext& ctx, Real dt) {
   const Real* next = continuity() ? p.real(attr_wcsph::kNextDensity).data : nullptr;
   const ColliderData* cs = ctx.colliders.data;
   int nc = int(ctx.colliders.size);
+  const ColliderBall* balls = ctx.colliderBalls;
   Real r = ctx.particleRadius, time = ctx.time + dt;
   // symplectic Euler, then the collider response
   parallelFor(
       p.size(), EDDY_KERNEL(Index i) {
         Vec3 vi = v[i] + acc[i] * dt, xi = x[i];
-        moveThroughColliders(cs, nc, xi, vi, r, time, dt);
+        moveThroughColliders(cs, nc, xi, vi, r, time, dt, balls);
         v[i] = vi;
         x[i] = xi;
         if (next) rho[i] = next[i];
