@@ -520,6 +520,37 @@ TEST(BodyContacts, AHingedPlateSwingsAsAPendulum) {
   EXPECT_LT(drift, 1e-5);
 }
 
+// A plate hinged along one end at the floor, let go 30 degrees up, swings down and comes to rest flat on
+// the floor: the contacts turn it about its hinge (impulses and the moves out of the floor both), never
+// letting a corner into the floor nor the hinge move
+TEST(BodyContacts, AHingedPlateFallsFlatOntoTheFloor) {
+  const Vec3 e{0.1f, 0.01f, 0.1f};
+  SceneDesc scene = contactScene(R"({"density": 500, "friction": 0.5, "hinge_axis": [0, 0, 1],
+                                     "hinge_point": [0.3, 0.01, 0.2], "shape": {"type": "box",
+                                     "center": [0.3866025, 0.06, 0.2], "half_extents": [0.1, 0.01, 0.1],
+                                     "rotation": [0, 0, 30]}})");
+  auto sim = createSimulation(scene, Backend::Cpu);
+  double lowestEver = 1e30, drift = 0;
+  for (int f = 0; f < 75; ++f) {
+    sim->advanceFrame();
+    ColliderPose p = sim->colliderPose(0);
+    lowestEver = std::min(lowestEver, lowest(p, e));
+    Vec3 hinge = p.center + rotate(p.orientation, Vec3{-0.1f, 0, 0});
+    drift = std::max(drift, double(length(hinge - Vec3{0.3f, 0.01f, 0.2f})));
+  }
+  ColliderPose p = sim->colliderPose(0);
+  Vec3 along = rotate(p.orientation, Vec3{1, 0, 0});
+  std::printf(
+      "  at rest: bottom %.6f m, tilt %.2e rad, spin %.2e rad/s; lowest on any frame %.6f m, hinge "
+      "moved %.2e m\n",
+      lowest(p, e), double(along.y), double(length(p.angularVelocity)), lowestEver, drift);
+  EXPECT_NEAR(lowest(p, e), 0, 1e-4);
+  EXPECT_LT(std::fabs(along.y), 1e-3);
+  EXPECT_LT(length(p.angularVelocity), 1e-2);
+  EXPECT_GT(lowestEver, -1e-3);
+  EXPECT_LT(drift, 1e-5);
+}
+
 // a hinge is a rigid body's only, and holds what locks would
 TEST(BodyContacts, AHingeIsRefusedWhereItCannotBe) {
   test::expectInputError([] { contactScene(R"({"hinge_axis": [0, 0, 1], "shape": {"type": "box"}})"); },
@@ -529,6 +560,15 @@ TEST(BodyContacts, AHingeIsRefusedWhereItCannotBe) {
         contactScene(R"({"density": 500, "locks": "x", "hinge_axis": [0, 0, 1], "shape": {"type": "box"}})");
       },
       {"/colliders/0/locks", "a hinge already holds"});
+  test::expectInputError(
+      [] { contactScene(R"({"density": 500, "hinge_point": [0, 1, 0], "shape": {"type": "box"}})"); },
+      {"/colliders/0/hinge_point", "hinge_axis"});
+  test::expectInputError(
+      [] {
+        contactScene(
+            R"({"density": 500, "hinge_axis": [0, 0, 1], "angular_velocity": [1, 0, 0], "shape": {"type": "box"}})");
+      },
+      {"/colliders/0/angular_velocity", "along it"});
 }
 
 }  // namespace

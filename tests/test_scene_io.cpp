@@ -407,7 +407,7 @@ TEST(SceneIo, WriterWritesEveryKeyWithShortNumbers) {
   EXPECT_EQ(doc["emitters"][0]["shape"].size(), 13u);  // fit_into only where it is set
   // a collider without keyframes has an empty list
   nlohmann::json obstacle = nlohmann::json::parse(sceneToJson(loadScene(scenePath("sphere_obstacle.json"))));
-  EXPECT_EQ(obstacle["colliders"][0].size(), 11u);
+  EXPECT_EQ(obstacle["colliders"][0].size(), 13u);
   EXPECT_EQ(obstacle["colliders"][0]["keyframes"], nlohmann::json::array());
   // floats are written as their shortest decimal, not as widened doubles
   EXPECT_NE(sceneToJson(s).find("\"spacing\": 0.02,"), std::string::npos);

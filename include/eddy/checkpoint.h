@@ -30,7 +30,7 @@
 
 namespace eddy {
 
-inline constexpr std::uint32_t kCheckpointFormatVersion = 2;
+inline constexpr std::uint32_t kCheckpointFormatVersion = 3;
 
 struct Checkpoint {
   std::string eddyVersion = kVersion;  // of the program that wrote it

@@ -458,7 +458,8 @@ class Simulation:
     def collider_pose(self, index):
         """Collider `index` (scene order) now: center, orientation (w, x, y, z), linear_velocity,
         angular_velocity, and for a rigid body (a collider with a density) fluid_force (N) and fluid_torque
-        (N m about its centre), the fluid's push over the last substep (zero for other colliders)."""
+        (N m about its centre of mass), the fluid's push over the last substep (zero for other colliders).
+        A mesh's center is its origin, which with the orientation keys the mesh's transform."""
         index = _whole(index, "collider_pose: index")
         if index < 0:
             raise ValueError("collider_pose: index %d: colliders count from 0" % index)

@@ -25,7 +25,7 @@ PlacedMesh placeMesh(const ShapeDesc& shape, Quat orientation, const std::string
         where + "/file: mesh '" + shape.file + "' is not closed (" + std::to_string(report.boundaryEdges) +
         " boundary and " + std::to_string(report.nonManifoldEdges) +
         " non-manifold edges): its inside is unknown; close the mesh" +
-        (needsInside ? std::string(" (a tank or a filled mesh needs an inside)")
+        (needsInside ? std::string(" (a tank, a filled mesh or a rigid body needs an inside)")
                      : std::string(", or give the shape a \"thickness\" to use it as a thin shell")));
   out.scale = shape.scale;
   out.translation = shape.translation;

@@ -459,6 +459,19 @@ class Reader final : public scene_probes::ReaderAccess {
       if (hinged && !c.locks.empty())
         fail(pointerChild(ptr, "locks"),
              "a hinge already holds every motion but the turn about its axis; leave the locks out");
+      const bool pointSet = !(c.hingePoint.x == 0 && c.hingePoint.y == 0 && c.hingePoint.z == 0);
+      if (pointSet && !hinged)
+        fail(pointerChild(ptr, "hinge_point"),
+             "is read with hinge_axis, which is not given; give the hinge's axis or leave the point out");
+      if (hinged && !(c.linearVelocity.x == 0 && c.linearVelocity.y == 0 && c.linearVelocity.z == 0))
+        fail(pointerChild(ptr, "linear_velocity"),
+             "a hinged body only turns about its axis; leave out linear_velocity and give angular_velocity "
+             "along the axis");
+      if (hinged && length(cross(c.angularVelocity, c.hingeAxis)) >
+                        1e-6f * length(c.angularVelocity) * length(c.hingeAxis))
+        fail(pointerChild(ptr, "angular_velocity"), "a hinged body only turns about its axis " +
+                                                        formatVec(c.hingeAxis) +
+                                                        "; give an angular velocity along it");
       if (c.name.empty()) continue;
       if (std::find(names.begin(), names.end(), c.name) != names.end()) {
         fail(pointerChild(ptr, "name"), "duplicate collider name '" + c.name + "'; names must be unique");
@@ -508,6 +521,10 @@ class Reader final : public scene_probes::ReaderAccess {
         fail(pointerChild(ptr, "stop"),
              "must be >= start (" + formatReal(e.start) + "), got " + formatReal(e.stop));
       }
+      if (e.type == "nozzle" && e.pressure != "zero")
+        fail(pointerChild(ptr, "pressure"),
+             "a nozzle's water starts as it leaves the nozzle; \"pressure\" is a volume emitter's, leave it "
+             "out");
       if (e.type == "nozzle") {
         Vec3 p = e.position;
         if (!(p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y && p.z >= lo.z && p.z <= hi.z)) {

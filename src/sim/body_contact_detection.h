@@ -278,7 +278,7 @@ EDDY_HD inline BodyContact sampledPairContact(const ColliderData& sa, const Rigi
   }
   Vec3 q = bodyPoint(b, b.samples[k - a.sampleCount]);
   Real d = bodyDistance(sa, a, q, &g);
-  return {q + g * b.sampleRadius, g * Real(-1), b.sampleRadius - d};
+  return {q - g * b.sampleRadius, g * Real(-1), b.sampleRadius - d};
 }
 
 // the candidate pairs of `bodies` bodies among `obstacles` colliders that are not bodies: each body
@@ -432,6 +432,8 @@ EDDY_HD inline void detectPair(const ContactScene& in, int p, ContactSet* sets, 
       }
     }
   }
+  // a hinge turns its body, so each contact moves by its own lever: no one contact undoes the others
+  if (in.bodies[s.a].hinged || (s.b >= 0 && in.bodies[s.b].hinged)) s.deepest = -1;
   sets[p] = s;
 }
 

@@ -53,6 +53,8 @@ FluidSimulation::FluidSimulation(std::shared_ptr<const SceneDesc> scene, const S
   // the bodies' force sums run over the particles or, for a grid solver, over its nodes
   bodies_.setup(scene_, model_.hostColliders, model_.shapeMasses,
                 std::max(particles_.capacity(), solver_->nodePushes(ctx).count()));
+  // a body's collider moves as the body does from the start (a hinge's turn, what its locks leave free)
+  bodies_.place(model_.colliders.data(), Real(time_));
   bool anyBall =
       std::any_of(model_.hostColliders.begin(), model_.hostColliders.end(),
                   [](const ColliderData& c) { return obstacleBound(c) >= 0 && c.keyframeCount == 0; });

@@ -13,6 +13,8 @@ namespace {
 struct Columns {
   Vec3 across1{}, across2{};
   Real spacing = 1;
+  Real from1 = 0,
+       from2 = 0;  // a lattice point's coordinates across: the columns' centres lie a spacing apart
 
   static Columns of(Vec3 down, Real spacing) {
     Columns c;
@@ -24,9 +26,13 @@ struct Columns {
     c.across2 = cross(down, c.across1);
     return c;
   }
+  // the column of x: the lattice's points lie whole spacings from the first one across gravity, so the
+  // half spacing added keeps a point's column clear of the rounding at a whole number
   std::int64_t key(Vec3 x) const {
-    std::int64_t u = std::llround(dot(x, across1) / spacing), v = std::llround(dot(x, across2) / spacing);
-    return u * (std::int64_t(1) << 32) + v;
+    auto index = [&](Vec3 axis, Real from) {
+      return std::int64_t(std::floor((dot(x, axis) - from) / spacing + Real(0.5)));
+    };
+    return index(across1, from1) * (std::int64_t(1) << 32) + index(across2, from2);
   }
 };
 
@@ -39,7 +45,13 @@ void startHydrostatic(const SimulationDesc& scene, std::vector<EmittedParticles>
   const Real g = length(scene.forces.gravity);
   if (!asked || !(g > 0)) return;
   const Vec3 down = scene.forces.gravity * (1 / g);
-  const Columns columns = Columns::of(down, scene.fluid.spacing);
+  Columns columns = Columns::of(down, scene.fluid.spacing);
+  for (const EmittedParticles& v : volumes)
+    if (!v.position.empty()) {
+      columns.from1 = dot(v.position[0], columns.across1),
+      columns.from2 = dot(v.position[0], columns.across2);
+      break;
+    }
   // the top of each column: the least depth along gravity of any volume's particle in it
   std::unordered_map<std::int64_t, Real> top;
   for (const EmittedParticles& v : volumes)

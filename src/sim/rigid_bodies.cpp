@@ -77,7 +77,10 @@ RigidBody makeRigidBody(const SimulationDesc& scene, std::size_t i, const Collid
     throw InputError(key + "a rigid body is a box, sphere, capsule, cylinder or closed mesh, not a plane");
   if (d.container || !d.keyframes.empty())
     throw InputError(key + "a rigid body is neither a container nor keyframed");
-  if (!(m.volume > 0) || m.samples.empty() || m.samples.size() > std::size_t(kBodySamples))
+  if (d.shape.type == "mesh" && d.shape.thickness > 0)
+    throw InputError(scene.sourcePath + ": /colliders/" + std::to_string(i) +
+                     "/shape/thickness: a rigid body's mesh is solid, not a thin shell");
+  if (!(m.volume > 0) || m.samples.empty())
     throw InputError(key + "the shape encloses no volume, so it has no mass");
   BodyLocks locks;
   std::string bad;
@@ -103,7 +106,10 @@ RigidBody makeRigidBody(const SimulationDesc& scene, std::size_t i, const Collid
   b.position = c.center + rotate(c.orientation, m.centre);
   b.freeLinear = locks.freeLinear;
   b.freeAngular = locks.freeAngular;
-  b.linearVelocity = masked(d.linearVelocity, b.freeLinear);
+  // linear_velocity is the shape centre's (a mesh's origin's), as for any collider: the centre of mass
+  // moves with that and the spin about the centre
+  b.linearVelocity =
+      masked(d.linearVelocity + cross(d.angularVelocity, rotate(c.orientation, m.centre)), b.freeLinear);
   b.angularVelocity = masked(d.angularVelocity, b.freeAngular);
   const Real axis = length(d.hingeAxis);
   if (axis > 0) {
@@ -228,6 +234,11 @@ void RigidBodies::restore(const std::string& bytes, ColliderData* colliders, Rea
   check(bytes);
   if (count_ == 0) return;
   bodies_.upload(reinterpret_cast<const RigidBody*>(bytes.data()), std::size_t(count_));
+  place(colliders, t);
+}
+
+void RigidBodies::place(ColliderData* colliders, Real t) {
+  if (count_ == 0) return;
   RigidBody* bodies = bodies_.data();
   parallelFor(
       Index(count_), EDDY_KERNEL(Index k) { placeCollider(bodies[k], colliders[bodies[k].collider], t); });

@@ -40,8 +40,8 @@
 
 namespace eddy::EDDY_NS {
 
-// the most points a body's contacts are sampled at (colliders/shape_mass.h)
-inline constexpr int kBodySamples = 12;
+// the most points a body's contacts are sampled at
+inline constexpr int kBodySamples = kMostShapeSamples;
 
 // what a body is made of (constant) and how it moves (state), one element a body on the device
 struct RigidBody {
@@ -182,6 +182,8 @@ class RigidBodies {
   std::string save() const;
   void check(const std::string& bytes) const;
   void restore(const std::string& bytes, ColliderData* colliders, Real t);
+  // gives each body's collider (the device copy) the body's pose and motion at time t
+  void place(ColliderData* colliders, Real t);
   std::size_t bytes() const;
 
  private:

@@ -137,10 +137,12 @@ void leaveOutBodies(const SimulationDesc& scene, std::vector<ColliderData> cs,
     if (!clear) continue;
     out.position[kept] = out.position[k];
     out.velocity[kept] = out.velocity[k];
+    if (!out.pressure.empty()) out.pressure[kept] = out.pressure[k];
     ++kept;
   }
   out.position.resize(kept);
   out.velocity.resize(kept);
+  if (!out.pressure.empty()) out.pressure.resize(kept);
 }
 
 // The mesh colliders' fields were built before (placeMeshShape checked each against the memory then free),
@@ -255,20 +257,23 @@ void assembleScene(const SimulationDesc& scene, Primitives& prims, SceneModel& m
     }
     try {
       initial.volumes[i] = fillVolume(scene, model, prims, e, int(i), cs, colliderMesh);
-      leaveOutBodies(scene, cs, colliderMesh, initial.volumes[i]);
     } catch (const InputError& err) {
       // the emitter's own messages name the shape, not the scene key; a mesh's name both already
       const std::string what = err.what();
       if (what.rfind(scene.sourcePath + ": ", 0) == 0) throw;
       throw InputError(scene.sourcePath + ": /emitters/" + std::to_string(i) + ": " + what);
     }
+  }
+  // the water's depth from the lattice's own top, before the bodies that pierce it take their points out
+  startHydrostatic(scene, initial.volumes);
+  for (std::size_t i = 0; i < scene.emitters.size(); ++i) {
+    leaveOutBodies(scene, cs, colliderMesh, initial.volumes[i]);
     initial.budget += std::int64_t(initial.volumes[i].position.size());
   }
   if (initial.budget == 0)
     throw InputError(scene.sourcePath + ": /emitters: the emitters produce no particles at spacing " +
                      std::to_string(scene.fluid.spacing) +
                      " m; make the shapes larger or the spacing smaller");
-  startHydrostatic(scene, initial.volumes);
   checkMemory(scene, model, initial.budget);
 
   // a particle this far outside the domain has blown up: the domain's walls hold every sane one inside

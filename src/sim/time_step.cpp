@@ -31,10 +31,7 @@ Real prescribedSpeed(const SimulationDesc& scene, const SceneModel& model, const
         reach = std::sqrt(d.radius * d.radius + d.halfHeight * d.halfHeight);
         break;
       case ShapeKind::Mesh:
-        for (int k = 0; k < 8; ++k) {
-          Vec3 a = d.field.origin, b = d.field.upper();
-          reach = std::max(reach, length(Vec3{k & 1 ? b.x : a.x, k & 2 ? b.y : a.y, k & 4 ? b.z : a.z}));
-        }
+        reach = obstacleBound(d);  // the field's box holds the mesh
         break;
       default:
         for (int k = 0; k < 8; ++k)
