@@ -63,12 +63,15 @@ double largestApart(const SceneDesc& scene, int frames) {
   return worst;
 }
 
+// PBF's push answers a body's move within the substep, so round-off grows faster than under WCSPH (3.4 and
+// 6.0 mm on the H200 with engines a last digit of the mass apart); a body the GPU pushed differently, or
+// not at all, would be centimetres off (the boxes fall 5 cm and float 2 to 6 cm deep)
 TEST(GpuRigidBodies, PbfBoxesFollowTheCpuTrajectories) {
   if (!cudaAvailable()) GTEST_SKIP() << "no CUDA GPU on this machine";
   SceneDesc scene = test::sceneFile("scenes/floating_boxes.json", {"fluid.spacing=0.02", "solver=pbf"});
   double worst = largestApart(scene, 50);
   std::printf("  PBF: largest distance between the CPU's and the GPU's body over 50 frames: %.2e m\n", worst);
-  EXPECT_LT(worst, 0.25 * 0.02);
+  EXPECT_LT(worst, 0.5 * 0.02);
 }
 
 TEST(GpuRigidBodies, MpmBoxFollowsTheCpuTrajectory) {
