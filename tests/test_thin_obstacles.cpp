@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "colliders/collider.h"
+#include "colliders/thin_obstacles.h"
 #include "test_support.h"
 
 namespace eddy {

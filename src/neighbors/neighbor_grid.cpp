@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "backend/tiles.h"
+#include "colliders/thin_obstacles.h"
 
 namespace eddy::EDDY_NS {
 

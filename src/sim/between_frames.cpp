@@ -5,6 +5,8 @@
 #include <cmath>
 #include <string>
 
+#include "colliders/thin_obstacles.h"
+
 namespace eddy::EDDY_NS {
 
 ColliderPose colliderPoseAt(const SceneModel& model, const RigidBodies& bodies, std::size_t i, Real t) {

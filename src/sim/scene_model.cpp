@@ -7,6 +7,7 @@
 #include <string>
 
 #include "colliders/mesh_shape.h"
+#include "colliders/thin_obstacles.h"
 #include "core/memory.h"
 #include "sim/hydrostatic_start.h"
 
